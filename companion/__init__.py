@@ -1,0 +1,60 @@
+"""Table Companion: bookkeeping for physical games, shared live between phones."""
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from htmx_flask import Htmx
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _asset_dir(name):
+    """templates/ and static/ sit beside the package in a checkout and inside it in a wheel."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else PACKAGE.parent / name
+
+
+def default_data_dir():
+    return os.environ.get("COMPANION_DATA_DIR") or str(PACKAGE.parent / "data")
+
+
+def _secret_key(data_dir):
+    """A key kept beside the database, so cookies and form tokens survive a restart."""
+    path = Path(data_dir) / "secret.key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config=None):
+    app = Flask(__name__, template_folder=str(_asset_dir("templates")),
+                static_folder=str(_asset_dir("static")))
+    data_dir = (test_config or {}).get("DATA_DIR") or default_data_dir()
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATA_DIR=data_dir,
+        DATABASE=str(Path(data_dir) / "companion.sqlite3"),
+        PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
+        HEARTBEAT_SECONDS=15,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.config.setdefault("SECRET_KEY", None)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _secret_key(data_dir)
+
+    Htmx(app)
+    from . import access, db, errors, live, tables, web
+
+    db.init_app(app)
+    errors.init_app(app)
+    web.init_app(app)
+    app.before_request(access.same_origin_only)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(live.bp)
+    return app

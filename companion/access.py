@@ -1,0 +1,65 @@
+"""Who is asking: the per-table cookie, host-only checks, and cross-site request protection."""
+
+import hashlib
+import hmac
+from urllib.parse import urlsplit
+
+from flask import abort, current_app, request
+
+from . import store
+from .db import get_db
+
+COOKIE = "tc"
+COOKIE_DAYS = 30
+
+
+def cookie_path(table):
+    return f"/t/{table.code}"
+
+
+def current_viewer(table):
+    """The viewer dict for this request at this table, or None for someone with no seat."""
+    return store.identify(get_db(), table, request.cookies.get(COOKIE))
+
+
+def set_token(response, table, token):
+    # Scoped to the table's path: a token is never even sent to another table's pages.
+    response.set_cookie(COOKIE, token, max_age=COOKIE_DAYS * 86400, path=cookie_path(table),
+                        httponly=True, samesite="Lax", secure=request.is_secure)
+
+
+def forget_token(response, table):
+    response.delete_cookie(COOKIE, path=cookie_path(table))
+
+
+def csrf_token(table):
+    """A per-table, per-holder value a cross-site page cannot know or read."""
+    token = request.cookies.get(COOKIE, "")
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, f"{table.code}:{token}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def check_csrf(table):
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
+    if not hmac.compare_digest(sent, csrf_token(table)):
+        abort(403, "This page is out of date or came from another site. Reload and try again.")
+
+
+def same_origin_only():
+    """Refuse state changes that a browser says come from another site (before_request)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        abort(403, "Requests from other sites are refused.")
+    origin = request.headers.get("Origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+        abort(403, "Requests from other sites are refused.")
+
+
+def require_viewer(table, host=False):
+    viewer = current_viewer(table)
+    if viewer is None:
+        abort(403, "You have no seat at this table. Join it first.")
+    if host and viewer["role"] != "host":
+        abort(403, "Only the host can do that.")
+    return viewer

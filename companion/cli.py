@@ -1,0 +1,53 @@
+"""`companion serve`: the real server (waitress) on the LAN, with the join address and QR."""
+
+import os
+import socket
+
+import click
+
+from . import create_app, default_data_dir, qr
+
+
+def lan_address():
+    """This machine's address on the local network, as phones would reach it."""
+    try:
+        candidates = socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        candidates = []
+    for address in candidates:
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Table Companion: live bookkeeping for tabletop games, shared by phones on your LAN."""
+
+
+@main.command()
+@click.option("--host", default=lambda: os.environ.get("COMPANION_HOST", "0.0.0.0"),
+              show_default="0.0.0.0 (every interface, so phones on the LAN can connect)")
+@click.option("--port", type=int, default=lambda: int(os.environ.get("COMPANION_PORT", 8000)),
+              show_default="8000")
+@click.option("--data-dir", default=default_data_dir, show_default="./data (or $COMPANION_DATA_DIR)",
+              help="Folder for the SQLite database and the secret key.")
+@click.option("--public-url", default=lambda: os.environ.get("COMPANION_PUBLIC_URL"),
+              help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).")
+@click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 160)),
+              show_default="160", help="Worker threads; every open phone holds one for its live stream.")
+def serve(host, port, data_dir, public_url, threads):
+    """Run the app with the waitress WSGI server."""
+    import waitress
+
+    if not public_url:
+        shown_host = lan_address() if host in ("0.0.0.0", "::", "") else host
+        public_url = f"http://{shown_host}:{port}"
+    public_url = public_url.rstrip("/")
+    app = create_app({"DATA_DIR": data_dir, "PUBLIC_URL": public_url})
+    click.echo(qr.terminal(public_url + "/"))
+    click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
+    click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
+    waitress.serve(app, host=host, port=port, threads=threads,
+                   connection_limit=max(threads * 3, 500), channel_timeout=60,
+                   ident="table-companion", clear_untrusted_proxy_headers=True)

@@ -1,0 +1,126 @@
+"""SQLite: the connection, the schema and its migrations. Only db.py and store.py speak SQL."""
+
+import sqlite3
+import threading
+
+import click
+from flask import current_app, g
+
+# Each entry moves the schema one version up; PRAGMA user_version records where a file is.
+MIGRATIONS = [
+    """
+    CREATE TABLE game_tables (
+        id INTEGER PRIMARY KEY,
+        code TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        host_token_hash TEXT NOT NULL,
+        host_seat INTEGER,
+        options TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE seats (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES game_tables(id),
+        token_hash TEXT UNIQUE,
+        removed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES game_tables(id),
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        actor_role TEXT NOT NULL,
+        actor_seat INTEGER,
+        action_id TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (table_id, action_id)
+    );
+    CREATE INDEX events_by_table ON events (table_id, id);
+    """,
+    # Text a table types in from its own box (rules the rulebooks leave to the components).
+    """
+    CREATE TABLE box_entries (
+        game TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (game, entry)
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_migrated = set()
+_migrate_lock = threading.Lock()
+
+
+def connect(path):
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=10000")
+    return conn
+
+
+def migrate(conn):
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(f"The database is from a newer version of the app (schema {version}).")
+    for number in range(version, SCHEMA_VERSION):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[number].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={number + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def get_db():
+    if "db" not in g:
+        path = current_app.config["DATABASE"]
+        g.db = connect(path)
+        if path not in _migrated:
+            with _migrate_lock:
+                if path not in _migrated:
+                    migrate(g.db)
+                    _migrated.add(path)
+    return g.db
+
+
+def close_db(exc=None):
+    conn = g.pop("db", None)
+    if conn is not None:
+        conn.close()
+
+
+class transaction:
+    """`with transaction(conn):` runs the block inside BEGIN IMMEDIATE, so writers queue up."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        return False
+
+
+@click.command("init-db")
+def init_db_command():
+    """Create or upgrade the database."""
+    get_db()
+    click.echo(f"Database ready at {current_app.config['DATABASE']} (schema {SCHEMA_VERSION}).")
+
+
+def init_app(app):
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

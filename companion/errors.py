@@ -1,0 +1,46 @@
+"""Every error reaches a person as a sentence: a page, or for htmx a message in the toast."""
+
+from flask import render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+FRIENDLY = {
+    400: "That request did not make sense to the app.",
+    403: "You are not allowed to do that here.",
+    404: "There is nothing at this address.",
+    405: "That is not something this address does.",
+    413: "That is far too much text.",
+    422: "That move was refused.",
+    429: "Too many tries. Wait a minute and try again.",
+    500: "Something broke on the server. Nothing you did was lost; reload and try again.",
+    503: "The table cannot save changes right now. Nothing already saved is lost.",
+}
+
+
+def message_for(error):
+    description = getattr(error, "description", None)
+    # Werkzeug's stock descriptions are for developers; ours are full sentences for players.
+    default = type(error).description if isinstance(error, HTTPException) else None
+    if description and description != default:
+        return description
+    return FRIENDLY.get(getattr(error, "code", 500), FRIENDLY[500])
+
+
+def handle(error):
+    if not isinstance(error, HTTPException):
+        error = InternalServerError()
+    code = error.code or 500
+    message = message_for(error)
+    if request.headers.get("HX-Request"):
+        body = render_template("_toast.html", message=message)
+        return body, code, {"HX-Retarget": "#toast", "HX-Reswap": "innerHTML"}
+    if request.path.endswith(".json"):
+        return {"error": message}, code
+    if code == 404 and request.view_args and "code" in request.view_args:
+        return render_template("tables/unknown.html", message=message,
+                               code=request.view_args["code"]), 404
+    return render_template("error.html", message=message, status=code), code
+
+
+def init_app(app):
+    app.register_error_handler(HTTPException, handle)
+    app.register_error_handler(Exception, handle)

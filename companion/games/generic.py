@@ -1,0 +1,68 @@
+"""A plain scoreboard: a number per seat, changed by taps with a reason.
+
+It stands in for any game whose own module has not landed, and shows the module contract
+in its smallest form (see companion/games/__init__.py).
+"""
+
+import copy
+
+from .base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_name
+
+SLUG = "generic"
+TITLE = "Scoreboard"
+MIN_SEATS, MAX_SEATS = 1, 12
+HOST_ONLY = set()
+REASONS = ("Points", "Insult", "Bonus", "Penalty", "Correction")
+MAX_STEP = 99
+
+
+def new_state(options=None):
+    return {"seats": [], "score": {}, "last_change": None}
+
+
+def parse(kind, form, state, actor, rng):
+    if kind != "score":
+        raise RuleError("Unknown action.")
+    seat = parse_int(form.get("seat"), "Seat", 0, 2**31)
+    find_seat(state, seat)
+    delta = parse_int(form.get("delta"), "The amount", -MAX_STEP, MAX_STEP)
+    if delta == 0:
+        raise RuleError("The amount cannot be zero.")
+    reason = (form.get("reason") or REASONS[0]).strip()
+    if reason not in REASONS:
+        raise RuleError("Pick one of the listed reasons.")
+    return {"seat": seat, "delta": delta, "reason": reason}
+
+
+def apply(state, event):
+    kind, data = event["kind"], event["data"]
+    state = copy.deepcopy(state)
+    if kind == "seat.join":
+        state["score"].setdefault(data["seat"], 0)
+    elif kind in ROSTER_KINDS:
+        pass
+    elif kind == "score":
+        find_seat(state, data["seat"])
+        state["score"][data["seat"]] = state["score"].get(data["seat"], 0) + data["delta"]
+        state["last_change"] = {"seat": data["seat"], "delta": data["delta"], "event": event["id"]}
+    else:
+        raise RuleError("Unknown action.")
+    return state
+
+
+def describe(before, after, event):
+    data = event["data"]
+    if event["kind"] == "score":
+        return f"{data['delta']:+d} {seat_name(before, data['seat'])}, {data['reason'].lower()}"
+    return ""
+
+
+def view_for(state, viewer):
+    return {
+        "seats": [
+            {"id": s["id"], "name": s["name"], "score": state["score"].get(s["id"], 0)}
+            for s in state["seats"]
+        ],
+        "last_change": state["last_change"],
+        "reasons": list(REASONS),
+    }

@@ -1,0 +1,362 @@
+"""Tables as append-only event logs: create, join, append, undo, and the folded state.
+
+A table's state is never stored: it is the fold of its events through its game's reducer.
+Folds are cached per table and brought up to date from the log on every read, so a server
+restart (or a second process on the same file) loses and repeats nothing.
+"""
+
+import hashlib
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from . import games
+from .db import transaction
+from contextlib import contextmanager
+from .games.base import ROSTER_KINDS, RuleError, apply_roster
+
+# Unambiguous when read aloud or typed: no 0/O, 1/I/L. 31 symbols ** 7 ≈ 34 bits.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 7
+NAME_MAX = 24
+HOST = {"role": "host", "seat": None}
+
+_random = secrets.SystemRandom()
+
+
+def now():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_token():
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalize_code(text):
+    return "".join(ch for ch in (text or "").upper() if ch.isalnum())
+
+
+@dataclass
+class Table:
+    id: int
+    code: str
+    game: str
+    host_token_hash: str
+    host_seat: int | None
+    options: dict
+
+    @property
+    def module(self):
+        return games.get(self.game) or games.generic
+
+    @classmethod
+    def from_row(cls, row):
+        return cls(row["id"], row["code"], row["game"], row["host_token_hash"],
+                   row["host_seat"], json.loads(row["options"]))
+
+
+@dataclass
+class Folded:
+    """A table's state after its events: the game state plus the public change log."""
+    version: int
+    state: dict
+    log: list = field(default_factory=list)
+    voided: set = field(default_factory=set)
+
+
+# --- tables and seats -----------------------------------------------------------------
+
+def create_table(db, game, options=None):
+    """Make a table; returns (Table, host_token)."""
+    if game not in games.TABLE_GAMES:
+        raise RuleError("Pick one of the three games.")
+    host_token = new_token()
+    with transaction(db):
+        for _ in range(20):
+            code = "".join(_random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if not db.execute("SELECT 1 FROM game_tables WHERE code=?", (code,)).fetchone():
+                break
+        db.execute(
+            "INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (code, game, token_hash(host_token), json.dumps(options or {}), now()))
+    return find_table(db, code), host_token
+
+
+def find_table(db, code):
+    row = db.execute("SELECT * FROM game_tables WHERE code=?", (normalize_code(code),)).fetchone()
+    return Table.from_row(row) if row else None
+
+
+def identify(db, table, token):
+    """Who holds this token at this table: a viewer dict, or None for a stranger."""
+    if not token:
+        return None
+    hashed = token_hash(token)
+    if secrets.compare_digest(hashed, table.host_token_hash):
+        return {"role": "host", "seat": table.host_seat}
+    row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=? AND removed=0",
+                     (table.id, hashed)).fetchone()
+    return {"role": "seat", "seat": row["id"]} if row else None
+
+
+def clean_name(name, state, seat=None):
+    name = " ".join((name or "").split())
+    if not name:
+        raise RuleError("Type a name so the table knows who you are.")
+    if len(name) > NAME_MAX:
+        raise RuleError(f"Names are at most {NAME_MAX} characters.")
+    for other in state["seats"]:
+        if other["id"] != seat and other["name"].casefold() == name.casefold():
+            raise RuleError(f"“{name}” is already at this table. Pick another name.")
+    return name
+
+
+def add_seat(db, table, name, actor, phone=True, as_host=False):
+    """Seat a player; returns (seat_id, token). The token is the seat's cookie."""
+    token = new_token() if phone and not as_host else None
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        name = clean_name(name, folded.state)
+        if as_host and table.host_seat is not None:
+            raise RuleError("The host already has a seat.")
+        seat = db.execute("INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
+                          (table.id, token_hash(token) if token else None)).lastrowid
+        if actor["seat"] is None and actor["role"] == "seat":
+            actor = {"role": "seat", "seat": seat}  # a phone joining seats itself
+        _append(db, table, folded, "seat.join", {"seat": seat, "name": name, "phone": phone or as_host},
+                actor, None, pending)
+        if as_host:
+            db.execute("UPDATE game_tables SET host_seat=? WHERE id=?", (seat, table.id))
+            table.host_seat = seat
+    return seat, token
+
+
+def rename_seat(db, table, seat, name, actor):
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        name = clean_name(name, folded.state, seat)
+        _append(db, table, folded, "seat.rename", {"seat": seat, "name": name}, actor, None, pending)
+
+
+def remove_seat(db, table, seat, actor):
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        _append(db, table, folded, "seat.remove", {"seat": seat}, actor, None, pending)
+        # A removed phone's old token must not bring it back.
+        db.execute("UPDATE seats SET removed=1, token_hash=NULL WHERE id=? AND table_id=?",
+                   (seat, table.id))
+        if table.host_seat == seat:
+            db.execute("UPDATE game_tables SET host_seat=NULL WHERE id=?", (table.id,))
+            table.host_seat = None
+
+
+def move_seat(db, table, seat, step, actor):
+    """Move a seat one place clockwise (step=1) or anticlockwise (step=-1)."""
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        order = [s["id"] for s in folded.state["seats"]]
+        if seat not in order:
+            raise RuleError("There is no such seat at this table.")
+        i = order.index(seat)
+        j = (i + step) % len(order)
+        order[i], order[j] = order[j], order[i]
+        _append(db, table, folded, "seat.reorder", {"order": order}, actor, None, pending)
+
+
+# --- events ---------------------------------------------------------------------------
+
+def act(db, table, kind, form, actor, action_id=None, rng=_random):
+    """Parse a posted action with the game's rules and append it. Returns the event id.
+
+    A repeated action_id (a resent tap) returns the first event's id and applies nothing.
+    """
+    with _writing(db, table) as pending:
+        if action_id:
+            row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
+                             (table.id, action_id)).fetchone()
+            if row:
+                return row["id"]
+        folded = _refresh(db, table)
+        if kind in ROSTER_KINDS or kind == "undo":
+            raise RuleError("Unknown action.")
+        data = table.module.parse(kind, form, folded.state, actor, rng)
+        return _append(db, table, folded, kind, data, actor, action_id, pending)
+
+
+def undo(db, table, event_id, actor, action_id=None):
+    """Void one earlier event (or re-apply one an undo voided), as an event of its own."""
+    with _writing(db, table) as pending:
+        if action_id:
+            row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
+                             (table.id, action_id)).fetchone()
+            if row:
+                return row["id"]
+        folded = _refresh(db, table)
+        target = next((e for e in folded.log if e["id"] == event_id), None)
+        if target is None or not target["undoable"]:
+            raise RuleError("That change cannot be undone.")
+        return _append(db, table, folded, "undo", {"event": event_id}, actor, action_id, pending)
+
+
+@contextmanager
+def _writing(db, table):
+    """A write transaction whose new fold reaches the cache only once it has committed."""
+    pending = []
+    with transaction(db):
+        yield pending
+    if pending:
+        _cache_put(table, pending[-1])
+
+
+def _append(db, table, folded, kind, data, actor, action_id, pending):
+    """Insert one event after checking it folds cleanly; the caller holds the transaction."""
+    event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now()}
+    event["id"] = db.execute(
+        "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, action_id, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]),
+    ).lastrowid
+    if kind == "undo":
+        # Voiding an old event changes everything after it: fold the whole log again,
+        # strictly, so an undo that later events depend on is refused.
+        new = _fold(table, _events(db, table), strict=True)
+    else:
+        new = _step(table, folded, event)
+    pending.append(new)
+    return event["id"]
+
+
+def _events(db, table, after=0):
+    rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
+                      (table.id, after)).fetchall()
+    return [{"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]),
+             "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"]}
+            for r in rows]
+
+
+def _voided(events):
+    """Event ids voided by undo events that are themselves in force (read from the end)."""
+    voided = set()
+    for event in reversed(events):
+        if event["kind"] == "undo" and event["id"] not in voided:
+            voided.add(event["data"]["event"])
+    return voided
+
+
+def _fold(table, events, strict=False):
+    voided = _voided(events)
+    folded = Folded(0, table.module.new_state(table.options), [], voided)
+    for event in events:
+        folded = _step(table, folded, event, strict=strict)
+    return folded
+
+
+def _step(table, folded, event, strict=True):
+    """Apply one event to a folded state and add its log line; returns a new Folded."""
+    module, before = table.module, folded.state
+    log = list(folded.log)
+    entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
+             "who": _actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
+             "undoable": event["kind"] not in ROSTER_KINDS}
+    after = before
+    if event["kind"] == "undo":
+        target = next((e for e in log if e["id"] == event["data"]["event"]), None)
+        entry["text"] = f"undo: {target['text']}" if target else "undo"
+        entry["undoable"] = target is not None
+    elif event["id"] not in folded.voided:
+        try:
+            after = before
+            if event["kind"] in ROSTER_KINDS:
+                after = apply_roster(after, event)
+            after = module.apply(after, event)
+        except RuleError:
+            if strict:
+                raise
+            after, entry["skipped"] = before, True
+        entry["text"] = _roster_text(before, event) or module.describe(before, after, event)
+    else:
+        entry["text"] = module.describe(before, before, event) if event["kind"] not in ROSTER_KINDS else ""
+    log.append(entry)
+    return Folded(event["id"], after, log, folded.voided)
+
+
+def _actor_name(state, actor, event):
+    if actor["seat"] is not None:
+        for seat in state["seats"]:
+            if seat["id"] == actor["seat"]:
+                return seat["name"]
+        if event["kind"] == "seat.join":
+            return event["data"]["name"]
+    return "Host" if actor["role"] == "host" else "?"
+
+
+def _roster_text(before, event):
+    data, kind = event["data"], event["kind"]
+    names = {s["id"]: s["name"] for s in before["seats"]}
+    if kind == "seat.join":
+        return f"{data['name']} sat down"
+    if kind == "seat.rename":
+        return f"{names.get(data['seat'], '?')} is now {data['name']}"
+    if kind == "seat.remove":
+        return f"{names.get(data['seat'], '?')} left the table"
+    if kind == "seat.reorder":
+        return "seats reordered: " + ", ".join(names.get(i, "?") for i in data["order"])
+    return ""
+
+
+# --- the cache of folds ---------------------------------------------------------------
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def _cache_put(table, folded):
+    with _cache_lock:
+        _cache[table.id] = folded
+
+
+def _refresh(db, table):
+    """The table's fold brought up to date with the log (incrementally when it can)."""
+    with _cache_lock:
+        folded = _cache.get(table.id)
+    if folded is None:
+        folded = _fold(table, _events(db, table))
+    else:
+        newer = _events(db, table, after=folded.version)
+        if any(e["kind"] == "undo" for e in newer):
+            folded = _fold(table, _events(db, table))
+        else:
+            for event in newer:
+                folded = _step(table, folded, event, strict=False)
+    _cache_put(table, folded)
+    return folded
+
+
+def load(db, table):
+    """The table's current Folded state (read-only: callers must not mutate it)."""
+    latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
+    with _cache_lock:
+        folded = _cache.get(table.id)
+    if folded is not None and folded.version == latest:
+        return folded
+    return _refresh(db, table)
+
+
+def export(db, table):
+    """Everything about a table as JSON-ready data: seats, every event, the final state."""
+    folded = load(db, table)
+    return {"code": table.code, "game": table.game, "options": table.options,
+            "seats": folded.state["seats"], "events": _events(db, table),
+            "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
+
+
+def clear_cache():
+    with _cache_lock:
+        _cache.clear()

@@ -1,0 +1,293 @@
+"""Tables and joining: start a table, seat phones, the three screens, actions, undo, export."""
+
+import csv
+import io
+import json
+
+from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+                   request, url_for)
+from htmx_flask import request as htmx_request
+
+from . import access, games, qr, store
+from .db import get_db
+from .games.base import RuleError
+from .live import notifier
+
+bp = Blueprint("tables", __name__)
+MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
+
+
+def table_or_404(code):
+    table = store.find_table(get_db(), code)
+    if table is None:
+        abort(404, "No table has that code. Check the letters and try again.")
+    return table
+
+
+def changed(table):
+    """Wake every open page of the table after a committed change."""
+    notifier.publish(table.id, store.load(get_db(), table).version)
+
+
+def join_url(table):
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for("tables.join", code=table.code)
+
+
+def render_page(template, table, viewer, page, status=200, **extra):
+    """A whole screen, or only its live fragment when htmx asks for it."""
+    folded = store.load(get_db(), table)
+    module = table.module
+    context = dict(
+        table=table, viewer=viewer, page=page, module=module,
+        game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
+        view=module.view_for(folded.state, viewer or {"role": "screen", "seat": None}),
+        log=list(reversed(folded.log))[:30], version=folded.version,
+        csrf=access.csrf_token(table), **extra)
+    if htmx_request and request.headers.get("HX-Target") in ("live", "live-body"):
+        template = "tables/_live.html"
+    return render_template(template, **context), status
+
+
+# --- home and creating a table --------------------------------------------------------
+
+@bp.get("/")
+def home():
+    return render_template("home.html", games=games.TABLE_GAMES)
+
+
+@bp.post("/tables")
+def create():
+    try:
+        table, token = store.create_table(get_db(), request.form.get("game", ""))
+    except RuleError as error:
+        return render_template("home.html", games=games.TABLE_GAMES, error=str(error)), 400
+    response = redirect(url_for("tables.host", code=table.code), 303)
+    access.set_token(response, table, token)
+    return response
+
+
+@bp.post("/go")
+def go():
+    """The home page's "join with a code" form."""
+    code = store.normalize_code(request.form.get("code"))
+    if not code or len(code) > 20:
+        return render_template("home.html", games=games.TABLE_GAMES,
+                               error="Type the code shown on the host's screen."), 400
+    return redirect(url_for("tables.join", code=code), 303)
+
+
+# --- joining --------------------------------------------------------------------------
+
+@bp.get("/t/<code>")
+def join(code):
+    table = table_or_404(code)
+    if table.code != code:
+        return redirect(url_for("tables.join", code=table.code))
+    viewer = access.current_viewer(table)
+    if viewer and viewer["role"] == "seat":
+        return redirect(url_for("tables.player", code=table.code))
+    return render_template("tables/join.html", table=table, viewer=viewer,
+                           game_title=games.TABLE_GAMES[table.game])
+
+
+@bp.post("/t/<code>/join")
+def join_post(code):
+    table = table_or_404(code)
+    viewer = access.current_viewer(table)
+    if viewer and viewer["role"] == "seat":
+        return redirect(url_for("tables.player", code=table.code), 303)
+    as_host = bool(viewer)
+    try:
+        _, token = store.add_seat(get_db(), table, request.form.get("name", "")[:MAX_FIELD],
+                                  viewer or {"role": "seat", "seat": None}, as_host=as_host)
+    except RuleError as error:
+        return render_template("tables/join.html", table=table, viewer=viewer, error=str(error),
+                               name=request.form.get("name", "")[:MAX_FIELD],
+                               game_title=games.TABLE_GAMES[table.game]), 400
+    changed(table)
+    if as_host:
+        return redirect(url_for("tables.host", code=table.code), 303)
+    response = redirect(url_for("tables.player", code=table.code), 303)
+    access.set_token(response, table, token)
+    return response
+
+
+# --- the three screens ----------------------------------------------------------------
+
+@bp.get("/t/<code>/me")
+def player(code):
+    table = table_or_404(code)
+    viewer = access.current_viewer(table)
+    if viewer is None or viewer["seat"] is None:
+        return redirect(url_for("tables.join", code=table.code))
+    return render_page("tables/player.html", table, viewer, "player")
+
+
+@bp.get("/t/<code>/host")
+def host(code):
+    table = table_or_404(code)
+    viewer = access.require_viewer(table, host=True)
+    url = join_url(table)
+    return render_page("tables/host.html", table, viewer, "host", join_url=url, qr_svg=qr.svg(url))
+
+
+@bp.get("/t/<code>/screen")
+def screen(code):
+    table = table_or_404(code)
+    url = join_url(table)
+    return render_page("tables/screen.html", table, None, "screen", join_url=url, qr_svg=qr.svg(url))
+
+
+@bp.get("/t/<code>/live")
+def live(code):
+    """The live fragment of a screen, re-fetched by every page when the table changes."""
+    table = table_or_404(code)
+    page = request.args.get("page", "screen")
+    viewer = access.current_viewer(table) if page != "screen" else None
+    if page == "host" and (viewer is None or viewer["role"] != "host"):
+        page, viewer = "screen", None
+    if page == "player" and (viewer is None or viewer["seat"] is None):
+        page, viewer = "screen", None
+    return render_page("tables/_live.html", table, viewer, page)
+
+
+@bp.get("/t/<code>/state.json")
+def state_json(code):
+    table = table_or_404(code)
+    viewer = access.require_viewer(table)
+    folded = store.load(get_db(), table)
+    return {"code": table.code, "game": table.game, "version": folded.version,
+            "viewer": viewer, "state": table.module.view_for(folded.state, viewer),
+            "log": folded.log}
+
+
+# --- changing things ------------------------------------------------------------------
+
+def posted_form():
+    form = {k: v for k, v in request.form.items() if k not in ("csrf", "action_id")}
+    if any(len(v) > MAX_FIELD for v in form.values()):
+        raise RuleError(f"That is too long: at most {MAX_FIELD} characters.")
+    return form
+
+
+def action_id():
+    value = request.form.get("action_id") or request.headers.get("X-Action-Id")
+    return value[:64] if value else None
+
+
+def after_change(table, viewer, page):
+    """Answer a successful change: the new fragment for htmx, a redirect for a plain form."""
+    changed(table)
+    if htmx_request:
+        return render_page("tables/_live.html", table, viewer, page)
+    target = "tables.host" if page == "host" else "tables.player"
+    return redirect(url_for(target, code=table.code), 303)
+
+
+def refused(table, viewer, page, error):
+    """Nothing was applied: show why, in place, with a 4xx status."""
+    if htmx_request:
+        return render_page("tables/_live.html", table, viewer, page, status=422, error=str(error))
+    abort(422, str(error))
+
+
+def page_of(viewer):
+    page = request.form.get("page") or request.args.get("page")
+    if page == "host" and viewer["role"] == "host":
+        return "host"
+    return "player"
+
+
+@bp.post("/t/<code>/act/<kind>")
+def act(code, kind):
+    table = table_or_404(code)
+    viewer = access.require_viewer(table)
+    access.check_csrf(table)
+    page = page_of(viewer)
+    if kind in getattr(table.module, "HOST_ONLY", ()) and viewer["role"] != "host":
+        abort(403, "Only the host can do that.")
+    try:
+        store.act(get_db(), table, kind, posted_form(), viewer, action_id())
+    except RuleError as error:
+        return refused(table, viewer, page, error)
+    return after_change(table, viewer, page)
+
+
+@bp.post("/t/<code>/undo/<int:event_id>")
+def undo(code, event_id):
+    table = table_or_404(code)
+    viewer = access.require_viewer(table)
+    access.check_csrf(table)
+    page = page_of(viewer)
+    try:
+        store.undo(get_db(), table, event_id, viewer, action_id())
+    except RuleError as error:
+        return refused(table, viewer, page, error)
+    return after_change(table, viewer, page)
+
+
+@bp.post("/t/<code>/seats")
+def add_seat(code):
+    """The host adds a seat for a player without a phone."""
+    table = table_or_404(code)
+    viewer = access.require_viewer(table, host=True)
+    access.check_csrf(table)
+    try:
+        store.add_seat(get_db(), table, posted_form().get("name", ""), viewer, phone=False)
+    except RuleError as error:
+        return refused(table, viewer, "host", error)
+    return after_change(table, viewer, "host")
+
+
+@bp.post("/t/<code>/seats/<int:seat>/<change>")
+def change_seat(code, seat, change):
+    table = table_or_404(code)
+    viewer = access.require_viewer(table, host=True)
+    access.check_csrf(table)
+    db = get_db()
+    try:
+        if change == "rename":
+            store.rename_seat(db, table, seat, posted_form().get("name", ""), viewer)
+        elif change == "remove":
+            store.remove_seat(db, table, seat, viewer)
+        elif change in ("left", "right"):
+            store.move_seat(db, table, seat, -1 if change == "left" else 1, viewer)
+        else:
+            abort(404, "No such seat change.")
+    except RuleError as error:
+        return refused(table, viewer, "host", error)
+    return after_change(table, viewer, "host")
+
+
+# --- export ---------------------------------------------------------------------------
+
+@bp.get("/t/<code>/export.json")
+def export_json(code):
+    table = table_or_404(code)
+    access.require_viewer(table, host=True)
+    response = make_response(json.dumps(store.export(get_db(), table), indent=2))
+    response.headers["Content-Type"] = "application/json"
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.json"'
+    return response
+
+
+def csv_cell(text):
+    # A name like "=HYPERLINK(...)" must stay text when the log is opened in a spreadsheet.
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@bp.get("/t/<code>/log.csv")
+def export_csv(code):
+    table = table_or_404(code)
+    access.require_viewer(table, host=True)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["event", "at", "who", "kind", "change", "undone"])
+    for entry in store.load(get_db(), table).log:
+        writer.writerow([entry["id"], entry["at"], csv_cell(entry["who"]), entry["kind"],
+                         csv_cell(entry["text"]), "yes" if entry["undone"] else ""])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}-log.csv"'
+    return response

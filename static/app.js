@@ -1,0 +1,72 @@
+// Table Companion's own script: action ids, wake lock, refresh on wake, the rules tray.
+(function () {
+  "use strict";
+
+  function randomId() {
+    // getRandomValues works on plain-http LAN pages, where crypto.randomUUID does not.
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  // Every change carries an id made here, so a resent tap is applied once by the server.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.verb === "post" && !event.detail.parameters.action_id) {
+      event.detail.parameters.action_id = randomId();
+    }
+  });
+
+  // Failed requests (server down, Wi-Fi gone) say so instead of silently doing nothing.
+  function toast(text) {
+    var box = document.getElementById("toast");
+    if (!box) return;
+    box.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "toast-message";
+    p.textContent = text;
+    box.appendChild(p);
+  }
+  document.addEventListener("htmx:sendError", function () { toast("No connection to the table. Your tap was not saved; try again."); });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
+  });
+
+  // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
+  function refreshLive() {
+    var live = document.getElementById("live-body");
+    if (live && window.htmx) htmx.trigger(live, "refresh");
+  }
+
+  // Keep the screen on while a table is open.
+  var wakeLock = null;
+  function keepAwake() {
+    if (!document.getElementById("live-body")) return;
+    if ("wakeLock" in navigator && window.isSecureContext) {
+      navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+    } else if (!document.getElementById("wake-hint")) {
+      var hint = document.createElement("p");
+      hint.id = "wake-hint";
+      hint.className = "wake-hint";
+      hint.textContent = "Tip: this browser cannot keep the screen on over plain http; a longer screen timeout keeps the table in view.";
+      var page = document.querySelector("main.page");
+      if (page) page.appendChild(hint);
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refreshLive(); keepAwake(); }
+  });
+  window.addEventListener("online", refreshLive);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) refreshLive(); });
+  document.addEventListener("DOMContentLoaded", keepAwake);
+
+  // Rules links open in the tray over the scoreboard instead of leaving the page.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-help]");
+    var tray = document.getElementById("tray");
+    if (!link || !tray || !window.htmx) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), { target: "#tray-body", swap: "innerHTML" }).then(function () {
+      if (!tray.open) tray.showModal();
+    });
+  });
+})();

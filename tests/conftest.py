@@ -1,0 +1,164 @@
+"""Fixtures: an app on a temporary database, phones that join it, and a real server + browser."""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from companion import create_app, store
+
+HX = {"HX-Request": "true", "HX-Target": "live-body"}
+
+
+@pytest.fixture
+def app(tmp_path):
+    store.clear_cache()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
+    yield app
+    store.clear_cache()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Phone:
+    """One browser's cookie jar at one table, with the form token its pages carry."""
+
+    def __init__(self, app, code, client=None):
+        self.client = client or app.test_client()
+        self.code = code
+        self.csrf = None
+        self.seat = None
+
+    def page(self, path="/me"):
+        response = self.client.get(f"/t/{self.code}{path}")
+        found = re.search(r'"X-CSRF-Token": "([0-9a-f]+)"', response.get_data(as_text=True))
+        if found:
+            self.csrf = found.group(1)
+        return response
+
+    def post(self, path, data=None, htmx=True, **kw):
+        data = dict(data or {})
+        data.setdefault("csrf", self.csrf or "")
+        return self.client.post(f"/t/{self.code}{path}", data=data, headers=HX if htmx else {}, **kw)
+
+    def act(self, kind, **data):
+        return self.post(f"/act/{kind}", {k: str(v) for k, v in data.items()})
+
+    def state(self):
+        return self.client.get(f"/t/{self.code}/state.json").get_json()
+
+
+@pytest.fixture
+def host(app):
+    """A host's phone with a fresh table; pass the game with host.start(slug)."""
+
+    class Host(Phone):
+        def start(self, game="blackmail"):
+            response = self.client.post("/tables", data={"game": game})
+            assert response.status_code == 303, response.get_data(as_text=True)
+            self.code = response.headers["Location"].split("/")[2]
+            self.page("/host")
+            return self
+
+    return Host(app, None)
+
+
+@pytest.fixture
+def join(app):
+    """join(host, "Ana") seats a new phone at the host's table and returns it."""
+
+    def join(table_host, name):
+        phone = Phone(app, table_host.code)
+        response = phone.client.post(f"/t/{table_host.code}/join", data={"name": name})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        phone.page()
+        phone.seat = phone.state()["viewer"]["seat"]
+        return phone
+
+    return join
+
+
+# --- the real server and a real browser ------------------------------------------------
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, data_dir, port=None):
+        self.data_dir = str(data_dir)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--data-dir", self.data_dir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                return self
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(self.process.stderr.read().decode())
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self, kill=False):
+        if self.process and self.process.poll() is None:
+            self.process.kill() if kill else self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("live-data")).start()
+    yield server
+    server.stop()
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not os.path.exists(executable):
+        pytest.fail(f"Chromium not found at {executable}: run `make test`, which installs it.")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser.devices = p.devices
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(browser):
+    """new_phone() opens a separate, phone-sized browser context (its own cookies)."""
+    contexts = []
+
+    def new_phone(device="Pixel 7", **kw):
+        context = browser.new_context(**browser.devices[device], **kw)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_phone
+    for context in contexts:
+        context.close()

@@ -1,0 +1,129 @@
+"""The event log: folding, undo as an event, resends applied once, state after a restart."""
+
+import pytest
+
+from companion import store
+from companion.db import connect, migrate, SCHEMA_VERSION
+from companion.games.base import RuleError
+
+HOST = {"role": "host", "seat": None}
+
+
+@pytest.fixture
+def db(tmp_path):
+    store.clear_cache()
+    conn = connect(str(tmp_path / "t.sqlite3"))
+    migrate(conn)
+    yield conn
+    conn.close()
+    store.clear_cache()
+
+
+def scores(db, table):
+    state = store.load(db, table).state
+    return {s["name"]: state["score"][s["id"]] for s in state["seats"]}
+
+
+def test_schema_is_versioned_and_migrations_are_idempotent(db):
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    migrate(db)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_codes_are_unambiguous_and_long_enough(db):
+    table, token = store.create_table(db, "generic")
+    assert len(table.code) == store.CODE_LENGTH
+    assert not set(table.code) & set("01OIL")
+    assert len(store.CODE_ALPHABET) ** store.CODE_LENGTH >= 2 ** 30
+    assert store.find_table(db, table.code.lower()).id == table.id
+    assert store.identify(db, table, token)["role"] == "host"
+
+
+def test_unknown_game_is_refused(db):
+    with pytest.raises(RuleError):
+        store.create_table(db, "chess")
+
+
+def test_state_is_the_fold_of_events_and_survives_a_restart(db):
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    store.act(db, table, "score", {"seat": str(ana), "delta": "3"}, HOST)
+    store.act(db, table, "score", {"seat": str(ana), "delta": "-1"}, HOST)
+    assert scores(db, table) == {"Ana": 2}
+    store.clear_cache()  # what a server restart does
+    assert scores(db, table) == {"Ana": 2}
+    assert [e["text"] for e in store.load(db, table).log][-2:] == ["+3 Ana, points", "-1 Ana, points"]
+
+
+def test_any_entry_can_be_undone_and_the_undo_undone(db):
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    first = store.act(db, table, "score", {"seat": str(ana), "delta": "3"}, HOST)
+    store.act(db, table, "score", {"seat": str(ana), "delta": "2"}, HOST)
+    undo = store.undo(db, table, first, HOST)
+    assert scores(db, table) == {"Ana": 2}
+    log = {e["id"]: e for e in store.load(db, table).log}
+    assert log[first]["undone"] and log[undo]["text"] == "undo: +3 Ana, points"
+    store.undo(db, table, undo, HOST)  # undoing the undo puts the change back
+    assert scores(db, table) == {"Ana": 5}
+    store.clear_cache()
+    assert scores(db, table) == {"Ana": 5}
+
+
+def test_roster_changes_and_unknown_events_cannot_be_undone(db):
+    table, _ = store.create_table(db, "generic")
+    store.add_seat(db, table, "Ana", HOST)
+    join_event = store.load(db, table).log[0]["id"]
+    with pytest.raises(RuleError):
+        store.undo(db, table, join_event, HOST)
+    with pytest.raises(RuleError):
+        store.undo(db, table, 99999, HOST)
+
+
+def test_a_resent_action_is_applied_once(db):
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    first = store.act(db, table, "score", {"seat": str(ana), "delta": "1"}, HOST, action_id="tap-1")
+    again = store.act(db, table, "score", {"seat": str(ana), "delta": "1"}, HOST, action_id="tap-1")
+    assert first == again and scores(db, table) == {"Ana": 1}
+
+
+def test_refused_changes_leave_nothing_behind(db):
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    count = db.execute("SELECT count(*) FROM events").fetchone()[0]
+    for form in ({"seat": str(ana), "delta": "x"}, {"seat": "999", "delta": "1"},
+                 {"seat": str(ana), "delta": "100000"}, {"seat": str(ana), "delta": "0"}):
+        with pytest.raises(RuleError):
+            store.act(db, table, "score", form, HOST)
+    assert db.execute("SELECT count(*) FROM events").fetchone()[0] == count
+
+
+def test_names_are_trimmed_unique_and_bounded(db):
+    table, _ = store.create_table(db, "generic")
+    store.add_seat(db, table, "  Ana   Lu ", HOST)
+    assert store.load(db, table).state["seats"][0]["name"] == "Ana Lu"
+    for bad in ("", "   ", "x" * 25, "ana lu"):
+        with pytest.raises(RuleError):
+            store.add_seat(db, table, bad, HOST)
+
+
+def test_removed_seat_token_stops_working_and_reorder(db):
+    table, _ = store.create_table(db, "generic")
+    ana, ana_token = store.add_seat(db, table, "Ana", {"role": "seat", "seat": None})
+    bo, _ = store.add_seat(db, table, "Bo", HOST)
+    cy, _ = store.add_seat(db, table, "Cy", HOST)
+    store.move_seat(db, table, cy, -1, HOST)
+    assert [s["name"] for s in store.load(db, table).state["seats"]] == ["Ana", "Cy", "Bo"]
+    assert store.identify(db, table, ana_token) == {"role": "seat", "seat": ana}
+    store.remove_seat(db, table, ana, HOST)
+    assert store.identify(db, table, ana_token) is None
+    assert [s["name"] for s in store.load(db, table).state["seats"]] == ["Cy", "Bo"]
+
+
+def test_a_token_is_useless_at_another_table(db):
+    one, _ = store.create_table(db, "generic")
+    two, two_host = store.create_table(db, "assassins")
+    _, token = store.add_seat(db, one, "Ana", {"role": "seat", "seat": None})
+    assert store.identify(db, two, token) is None
+    assert store.identify(db, one, two_host) is None
