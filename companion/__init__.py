@@ -1,5 +1,7 @@
 """Table Companion: bookkeeping for physical games, shared live between phones."""
 
+import importlib
+import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -8,6 +10,7 @@ from flask import Flask
 from htmx_flask import Htmx
 
 PACKAGE = Path(__file__).resolve().parent
+GAME_ROUTE_MODULES = ("danger_zone_routes", "blackmail_routes", "assassins_routes", "rules_routes")
 
 
 def _asset_dir(name):
@@ -57,4 +60,8 @@ def create_app(test_config=None):
     app.before_request(access.same_origin_only)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
+    # A game whose screens need routes beyond /act/<kind> keeps them in <game>_routes.py.
+    for name in GAME_ROUTE_MODULES:
+        if importlib.util.find_spec(f"{__name__}.{name}"):
+            app.register_blueprint(importlib.import_module(f"{__name__}.{name}").bp)
     return app

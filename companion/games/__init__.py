@@ -16,7 +16,7 @@ Each module exposes:
 Templates live in templates/games/<slug>/board.html and render only what view_for returns.
 """
 
-from . import generic
+from . import assassins, blackmail, danger_zone, generic
 
 # The games a table can be started for, in the order the home page offers them.
 TABLE_GAMES = {
@@ -36,5 +36,5 @@ def get(slug):
     return GAMES.get(slug)
 
 
-for _module in (generic,):
+for _module in (generic, danger_zone, blackmail, assassins):
     register(_module)

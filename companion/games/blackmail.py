@@ -654,9 +654,8 @@ def _after_play(state, seat, result):
 def _apply_hand(state, event):
     r = _live_round(state)
     data = event["data"]
-    if r["stage"] == "hands" or (r["result"] and r["result"]["why"] == "deck_out"):
-        pass
-    else:
+    deck_out = r["stage"] == "hands" or (r["result"] and r["result"]["why"] == "deck_out")
+    if not deck_out:
         raise RuleError("Cards in hand are entered only when the deck has run out.")
     seat = data.get("seat")
     if seat not in still_in(state):
