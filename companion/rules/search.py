@@ -71,8 +71,10 @@ ALIASES = {
 }
 
 # Dropped from a query when they are finished words (not the word being typed).
-STOP_WORDS = frozenset("""a an and are as at be by can do does for from how i if in into is it
-    its me my of on or the to what when where which who why will with you your""".split())
+STOP_WORDS = frozenset("""a about an and are as at be by can do does for from happen happens how i
+    if in into is it its many me much my of on or should the there to what when where which
+    who why will with would you your""".split())
+FEW = 3             # an all-words search finding fewer than this is topped up by any-word hits
 
 _NUMBER_QUERY = re.compile(r"^(?:#|no\.?|nr\.?|card|number|n)?\s*(\d{1,2})$")
 _WORD = re.compile(r"[^\W_]+")
@@ -267,20 +269,23 @@ _RANK = ("bm25(rules, 0, 0, 10.0, 8.0, 3.0, 1.0, 0.5)"
 
 
 def _fts(terms, game, limit):
+    """Rows matching every term, best first; when that finds fewer than FEW, rows matching
+    any term follow (a spoken question rarely has all its words in one entry)."""
     conn = _conn()
     sql = "SELECT rowid FROM rules WHERE rules MATCH ?"
     if game:
         sql += " AND game = ?"
     sql += f" ORDER BY {_RANK} LIMIT ?"
+    rows = []
     for joiner in ("AND", "OR") if len(terms) > 1 else ("AND",):
         args = [_match_expr(terms, joiner)] + ([game] if game else []) + [limit]
         try:
-            rows = [r[0] for r in conn.execute(sql, args)]
+            rows += [r[0] for r in conn.execute(sql, args) if r[0] not in rows]
         except sqlite3.Error:
-            rows = []   # belt and braces: a query we failed to make safe finds nothing
-        if rows:
-            return rows
-    return []
+            pass    # belt and braces: a query we failed to make safe finds nothing
+        if len(rows) >= FEW:
+            break
+    return rows
 
 
 def _priority(query, terms, game):

@@ -1,0 +1,98 @@
+"""The foundation in a real browser: a host starts a table, two phones join through the QR
+code, a tap shows everywhere, a reload keeps the seat, an undo on the host reverts it."""
+
+import io
+
+import pytest
+
+zxingcpp = pytest.importorskip("zxingcpp")
+Image = pytest.importorskip("PIL.Image")
+
+
+def decode_qr(page):
+    png = page.locator(".invite .qr").screenshot()
+    results = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert results, "no QR code found on the host page"
+    return results[0].text
+
+
+def join_by_url(phone, url, name):
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button:has-text('Sit down')")
+    phone.wait_for_url("**/me")
+
+
+def score_of(page, name):
+    return page.locator(f"li.seat:has(.name:text-is('{name}')) [data-score]")
+
+
+def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
+    host = new_phone("iPad Mini")
+    host.goto(live_server.url + "/")
+    host.click("button[value=generic]")
+    host.wait_for_url("**/host")
+    code = host.url.split("/")[-2]
+
+    join_url = decode_qr(host)
+    assert join_url == f"{live_server.url}/t/{code}"
+
+    ana, bo = new_phone(), new_phone(color_scheme="light")
+    join_by_url(ana, join_url, "Ana")
+    join_by_url(bo, join_url, "Bo")
+    screen = new_phone("Desktop Chrome")
+    screen.goto(f"{live_server.url}/t/{code}/screen")
+
+    # Ana taps +1 on Bo: Bo's phone, the host and the table screen all show it, live.
+    ana.click("[aria-label='Bo plus one']")
+    for page in (bo, host, screen):
+        page.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('1')")
+    assert bo.locator(".delta").inner_text() == "+1"
+
+    # A reload brings Bo back to the same seat with the same state.
+    bo.reload()
+    assert bo.url.endswith("/me")
+    assert score_of(bo, "Bo").inner_text() == "1"
+    assert bo.locator("li.seat.me .name").inner_text() == "Bo"
+
+    # Undo on the host reverts it on every screen.
+    host.click(".log li:has-text('+1 Bo') button:has-text('Undo')")
+    for page in (ana, bo, screen):
+        page.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('0')")
+    assert ana.locator(".log li.undone").count() == 1
+
+
+def test_a_bad_amount_shows_a_message_and_changes_nothing(live_server, new_phone):
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    host.click("button[value=generic]")
+    host.wait_for_url("**/host")
+    host.click("text=Take a seat yourself")
+    host.fill("input[name=name]", "Hosty")
+    host.click("button:has-text('Sit down')")
+    host.wait_for_url("**/host")
+    host.click("li.seat summary:has-text('Other amount')")
+    host.fill("li.seat input[name=delta]", "500")
+    host.click("li.seat button:has-text('Apply')")
+    host.wait_for_selector(".live .error")
+    assert "between" in host.locator(".live .error").inner_text()
+    assert score_of(host, "Hosty").inner_text() == "0"
+
+
+def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    host.click("button[value=generic]")
+    host.wait_for_url("**/host")
+    code = host.url.split("/")[-2]
+    ana = new_phone()
+    join_by_url(ana, f"{live_server.url}/t/{code}", "Ana")
+    # Ana's phone drops off the network (as a locked phone does); changes happen meanwhile.
+    ana.context.set_offline(True)
+    for _ in range(3):
+        host.click("[aria-label='Ana plus one']")
+        host.wait_for_timeout(50)
+    host.wait_for_selector("li.seat [data-score]:text-is('3')")
+    ana.context.set_offline(False)
+    ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    ana.wait_for_selector("li.seat [data-score]:text-is('3')")
