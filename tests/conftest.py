@@ -8,9 +8,13 @@ import sys
 import time
 import urllib.request
 
+from pathlib import Path
+
 import pytest
 
 from companion import create_app, store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 

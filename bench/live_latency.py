@@ -1,0 +1,163 @@
+"""Live latency: time from a score POST to every open event stream of that table seeing it.
+
+    python bench/live_latency.py --tables 8 --phones 8 [--changes 400] [--interval 3]
+
+Starts the real server, seats N phones at each of M tables, opens one event stream per
+phone (M x N streams, read by one selector loop so the measuring side adds no thread
+contention), then each phone posts a score change every `interval` seconds on average
+until `changes` changes have been posted. Prints one JSON object per change and a summary
+last: p50_ms, p95_ms, p99_ms, max_ms, missed, errors, streams, cpu_s, peak_rss_mb.
+"""
+
+import argparse
+import json
+import random
+import re
+import selectors
+import socket
+import threading
+import time
+
+from benchlib import Server, new_table, percentile
+
+TIMEOUT = 5.0
+
+
+class Streams:
+    """Every event stream, read in one thread; records when each stream saw each version."""
+
+    def __init__(self):
+        self.selector = selectors.DefaultSelector()
+        self.seen = {}  # (table, stream index) -> {version: time}
+        self.lock = threading.Lock()
+        self.buffers = {}
+        self.running = True
+
+    def open(self, port, code, cookie, key):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: 127.0.0.1\r\nCookie: tc={cookie}\r\n"
+                     f"Accept: text/event-stream\r\n\r\n".encode())
+        sock.setblocking(False)
+        self.buffers[sock] = b""
+        self.seen[key] = {}
+        self.selector.register(sock, selectors.EVENT_READ, key)
+
+    def run(self):
+        while self.running:
+            for selected, _ in self.selector.select(0.2):
+                now = time.perf_counter()
+                sock, key = selected.fileobj, selected.data
+                try:
+                    chunk = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self.selector.unregister(sock)
+                    continue
+                data = self.buffers[sock] + chunk
+                *messages, self.buffers[sock] = data.split(b"\n\n")
+                for message in messages:
+                    found = re.search(rb"event: changed\ndata: (\d+)", message)
+                    if found:
+                        with self.lock:
+                            self.seen[key].setdefault(int(found.group(1)), now)
+
+    def first_seen_at_or_after(self, key, version):
+        with self.lock:
+            times = [t for v, t in self.seen[key].items() if v >= version]
+        return min(times) if times else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--phones", type=int, default=8)
+    parser.add_argument("--changes", type=int, default=400)
+    parser.add_argument("--interval", type=float, default=3.0, help="seconds between one phone's taps")
+    parser.add_argument("--threads", type=int, default=None, help="server threads (default: the CLI's)")
+    args = parser.parse_args()
+
+    streams_total = args.tables * args.phones
+    server = Server(threads=args.threads or max(160, streams_total + 40))
+    errors, results = 0, []
+    try:
+        tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
+        streams = Streams()
+        for t, (code, phones) in enumerate(tables):
+            for p, phone in enumerate(phones):
+                streams.open(server.port, code, phone.cookies["tc"], (t, p))
+        reader = threading.Thread(target=streams.run, daemon=True)
+        reader.start()
+        time.sleep(1.0)  # every stream has sent its opening version
+        cpu_before = server.cpu_seconds()
+
+        posts = []  # (table index, version, sent at)
+        lock = threading.Lock()
+        per_table = max(1, args.changes // args.tables)
+        gap = args.interval / args.phones  # a table's phones together tap this often
+
+        def tapper(t):
+            nonlocal errors
+            code, phones = tables[t]
+            seats = None
+            for _ in range(per_table):
+                time.sleep(random.uniform(0.5, 1.5) * gap)
+                phone = random.choice(phones)
+                if seats is None:
+                    status, _, text, _ = phone.get(f"/t/{code}/state.json")
+                    seats = [s["id"] for s in json.loads(text)["state"]["seats"]]
+                sent = time.perf_counter()
+                status, _, text, _ = phone.post(
+                    f"/t/{code}/act/score",
+                    {"seat": random.choice(seats), "delta": random.choice([1, -1, 2]),
+                     "csrf": phone.csrf, "action_id": f"{t}-{time.time_ns()}"},
+                    {"HX-Request": "true", "HX-Target": "live-body"})
+                found = re.search(r'data-version="(\d+)"', text)
+                if status != 200 or not found:
+                    with lock:
+                        errors += 1
+                    continue
+                with lock:
+                    posts.append((t, int(found.group(1)), sent))
+
+        tappers = [threading.Thread(target=tapper, args=(t,)) for t in range(args.tables)]
+        for thread in tappers:
+            thread.start()
+        for thread in tappers:
+            thread.join()
+        time.sleep(TIMEOUT if posts else 0)
+        streams.running = False
+        reader.join()
+        cpu = server.cpu_seconds() - cpu_before
+
+        latencies, missed = [], 0
+        for t, version, sent in posts:
+            got = []
+            for p in range(args.phones):
+                seen = streams.first_seen_at_or_after((t, p), version)
+                if seen is None or seen - sent > TIMEOUT:
+                    missed += 1
+                else:
+                    got.append((seen - sent) * 1000)
+            latencies += got
+            results.append({"table": t, "version": version,
+                            "max_ms": round(max(got), 2) if got else None, "received": len(got)})
+            print(json.dumps(results[-1]))
+        summary = {
+            "summary": True, "tables": args.tables, "phones": args.phones, "streams": streams_total,
+            "changes": len(posts), "deliveries": len(latencies),
+            "p50_ms": round(percentile(latencies, 50), 2) if latencies else None,
+            "p95_ms": round(percentile(latencies, 95), 2) if latencies else None,
+            "p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
+            "max_ms": round(max(latencies), 2) if latencies else None,
+            "missed": missed, "errors": errors,
+            "cpu_s": round(cpu, 2), "peak_rss_mb": round(server.peak_rss_mb(), 1),
+            "server_threads": server.threads(),
+        }
+        print(json.dumps(summary))
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

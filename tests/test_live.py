@@ -1,0 +1,65 @@
+"""Server-Sent Events: a stream opens with the current version and wakes on every change."""
+
+import re
+import socket
+import threading
+import time
+
+from companion.live import Notifier
+
+import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
+
+
+def test_notifier_wakes_only_the_changed_table():
+    notifier = Notifier()
+    one = notifier.stream(1, 5, heartbeat=0.05)
+    two = notifier.stream(2, 7, heartbeat=0.05)
+    assert next(one).startswith("retry:") and next(two).startswith("retry:")
+    assert next(one) == "event: changed\ndata: 5\n\n"
+    assert next(two) == "event: changed\ndata: 7\n\n"
+    notifier.publish(1, 6)
+    assert next(one) == "event: changed\ndata: 6\n\n"
+    assert next(two).startswith(":")  # table 2 only gets a heartbeat
+    assert notifier.open_streams == 2
+    one.close()
+    two.close()
+    assert notifier.open_streams == 0
+
+
+def test_a_stream_waiting_is_woken_by_publish():
+    notifier = Notifier()
+    stream = notifier.stream(1, 1, heartbeat=10)
+    next(stream), next(stream)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(next(stream)))
+    reader.start()
+    time.sleep(0.05)
+    notifier.publish(1, 2)
+    reader.join(2)
+    assert got == ["event: changed\ndata: 2\n\n"]
+    stream.close()
+
+
+def test_real_server_streams_changes(live_server):
+    code, phones = benchlib.new_table(live_server.port, 2)
+    sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=5)
+    sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+    buffer = b""
+
+    def read_until(pattern):
+        nonlocal buffer
+        deadline = time.time() + 5
+        while not re.search(pattern, buffer) and time.time() < deadline:
+            buffer += sock.recv(4096)
+        return re.search(pattern, buffer)
+
+    assert read_until(rb"text/event-stream")
+    opening = int(read_until(rb"event: changed\ndata: (\d+)").group(1))
+    phone = phones[0]
+    seat = phone.get(f"/t/{code}/state.json")[2]
+    seat_id = int(re.search(r'"seat": ?(\d+)', seat).group(1))
+    status, _, text, _ = phone.post(f"/t/{code}/act/score", {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
+                                    {"HX-Request": "true", "HX-Target": "live-body"})
+    assert status == 200
+    assert read_until(rb"data: %d\n" % (opening + 1))
+    sock.close()
