@@ -2,6 +2,9 @@
 
 import hashlib
 import hmac
+import threading
+import time
+from collections import deque
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
@@ -63,3 +66,33 @@ def require_viewer(table, host=False):
     if host and viewer["role"] != "host":
         abort(403, "Only the host can do that.")
     return viewer
+
+
+class GuessLimiter:
+    """Counts wrong table codes per client; too many in a minute and that client waits."""
+
+    def __init__(self, misses=20, window=60.0):
+        self.misses, self.window = misses, window
+        self._seen = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, client, now):
+        times = self._seen.setdefault(client, deque())
+        while times and times[0] < now - self.window:
+            times.popleft()
+        return times
+
+    def check(self, client):
+        with self._lock:
+            if len(self._recent(client, time.monotonic())) >= self.misses:
+                abort(429, "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen.")
+
+    def miss(self, client):
+        with self._lock:
+            self._recent(client, time.monotonic()).append(time.monotonic())
+            if len(self._seen) > 10_000:  # forget idle clients rather than grow forever
+                self._seen = {k: v for k, v in self._seen.items() if v}
+
+
+def guess_limiter():
+    return current_app.extensions.setdefault("guess_limiter", GuessLimiter())

@@ -50,4 +50,6 @@ def serve(host, port, data_dir, public_url, threads):
     click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
     waitress.serve(app, host=host, port=port, threads=threads,
                    connection_limit=max(threads * 3, 500), channel_timeout=60,
+                   # lets a live stream notice at once that its phone has gone away
+                   channel_request_lookahead=1,
                    ident="table-companion", clear_untrusted_proxy_headers=True)

@@ -54,13 +54,15 @@ _migrated = set()
 _migrate_lock = threading.Lock()
 
 
-def connect(path):
+def connect(path, extra_pragmas=()):
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=10000")
+    for pragma in extra_pragmas:  # tests simulate a full or read-only disk this way
+        conn.execute(f"PRAGMA {pragma}")
     return conn
 
 
@@ -84,7 +86,7 @@ def migrate(conn):
 def get_db():
     if "db" not in g:
         path = current_app.config["DATABASE"]
-        g.db = connect(path)
+        g.db = connect(path, current_app.config.get("SQLITE_PRAGMAS", ()))
         if path not in _migrated:
             with _migrate_lock:
                 if path not in _migrated:

@@ -1,7 +1,9 @@
 """Every error reaches a person as a sentence: a page, or for htmx a message in the toast."""
 
-from flask import render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+import sqlite3
+
+from flask import current_app, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 FRIENDLY = {
     400: "That request did not make sense to the app.",
@@ -25,8 +27,20 @@ def message_for(error):
     return FRIENDLY.get(getattr(error, "code", 500), FRIENDLY[500])
 
 
+def storage_error(error):
+    """The disk is full or read-only: say so; the transaction was rolled back, nothing is lost."""
+    current_app.logger.error("database error: %s", error)
+    text = str(error).lower()
+    if any(word in text for word in ("full", "readonly", "read-only", "locked", "disk i/o")):
+        return handle(ServiceUnavailable(
+            "The table cannot save changes right now: the server's disk is full or read-only. "
+            "Everything saved before is kept; tell the host."))
+    return handle(InternalServerError())
+
+
 def handle(error):
     if not isinstance(error, HTTPException):
+        current_app.logger.exception("unexpected error", exc_info=error)
         error = InternalServerError()
     code = error.code or 500
     message = message_for(error)
@@ -43,4 +57,5 @@ def handle(error):
 
 def init_app(app):
     app.register_error_handler(HTTPException, handle)
+    app.register_error_handler(sqlite3.Error, storage_error)
     app.register_error_handler(Exception, handle)

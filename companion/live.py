@@ -9,7 +9,7 @@ that reconnects after sleeping re-fetches at once and misses nothing.
 import threading
 import time
 
-from flask import Blueprint, Response, abort, current_app
+from flask import Blueprint, Response, abort, current_app, request
 
 from . import store
 from .db import close_db, get_db
@@ -38,8 +38,12 @@ class Notifier:
             slot[1] = max(slot[1], version)
             slot[0].notify_all()
 
-    def stream(self, table_id, version, heartbeat):
-        """Yield SSE messages for one open page until the client goes away."""
+    def stream(self, table_id, version, heartbeat, gone=lambda: False, poll=2.0):
+        """Yield SSE messages for one open page until the client goes away.
+
+        `gone` (waitress's client_disconnected) is checked every `poll` seconds, so the
+        thread of a phone that vanished is freed within seconds, not at the next heartbeat.
+        """
         slot = self._slot(table_id)
         with self._lock:
             slot[2] += 1
@@ -50,9 +54,12 @@ class Notifier:
             seen = None
             yield "retry: 2000\n\n"
             while True:
+                quiet_until = time.monotonic() + heartbeat
                 with slot[0]:
-                    if slot[1] == seen:
-                        slot[0].wait(heartbeat)
+                    while slot[1] == seen and time.monotonic() < quiet_until:
+                        slot[0].wait(min(poll, max(0.0, quiet_until - time.monotonic())))
+                        if gone():
+                            return
                     current = slot[1]
                 if current != seen:
                     seen = current
@@ -80,6 +87,13 @@ def events(code):
         abort(404)
     version = store.load(db, table).version
     close_db()  # a stream may stay open for hours: it must not hold a database connection
-    stream = notifier.stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"])
+    stream = notifier.stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"],
+                             request.environ.get("waitress.client_disconnected", lambda: False))
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/healthz")
+def health():
+    """For the host's curiosity and the soak tests: is it up, and how many pages are live."""
+    return {"ok": True, "open_streams": notifier.open_streams}

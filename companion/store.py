@@ -237,7 +237,8 @@ def _events(db, table, after=0):
     rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
                       (table.id, after)).fetchall()
     return [{"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]),
-             "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"]}
+             "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"],
+             "action_id": r["action_id"]}
             for r in rows]
 
 

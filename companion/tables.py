@@ -18,8 +18,11 @@ MAX_FIELD = 200  # longest form value any action needs; longer input is refused,
 
 
 def table_or_404(code):
-    table = store.find_table(get_db(), code)
+    limiter = access.guess_limiter()
+    limiter.check(request.remote_addr)
+    table = store.find_table(get_db(), code) if len(code) <= 20 else None
     if table is None:
+        limiter.miss(request.remote_addr)
         abort(404, "No table has that code. Check the letters and try again.")
     return table
 

@@ -277,7 +277,7 @@ def test_ghost_can_be_killed():
 
 
 def test_ghost_deal_from_a_deck_list():
-    state = act(table(), "ghost.deal", {"deck": json.dumps(DECK_LIST)}, rng=random.Random(7))
+    state = act(table(), "ghost.deal", {"deck": DECK_LIST}, rng=random.Random(7))
     ghost = state["ghost"]
     assert ghost["source"] == "dealt" and len(ghost["face_up"]) == 4
     assert deck.magician_count(ghost["face_up"]) < 3
@@ -295,6 +295,9 @@ def test_ghost_deal_refusals():
         act(table(4), "ghost.deal", {"deck": DECK_LIST})
     with pytest.raises(RuleError, match="deck list"):
         act(table(3), "ghost.deal", {})
+    # A posted form carries only text: a deck sent by a phone is never used.
+    with pytest.raises(RuleError, match="stored"):
+        act(table(3), "ghost.deal", {"deck": json.dumps(DECK_LIST)})
     short = [dict(c) for c in DECK_LIST]
     short[0]["copies"] = 3
     with pytest.raises(RuleError, match="27"):
@@ -506,6 +509,7 @@ def test_view_never_shows_others_what_is_in_a_row():
     assert own["rear_cards"] == [secret] and own["front_cards"] == ["Shown Front"]
     e = ev("draft.pick", {"seat": 1, "row": "rear", "card": "Magician"}, by=SEAT1)
     assert "Magician" not in aoa.describe(state, aoa.apply(state, e), e)
+    assert aoa.public_data("draft.pick", e["data"]) == {"seat": 1, "row": "rear"}
     # Picks are cleared by the next round.
     state = bank(state)
     assert aoa.view_for(state, SEAT1)["seats"][0]["picks_left"] == 7

@@ -40,14 +40,16 @@ HOST_ONLY = set()
 TIE_BREAK_READING = ("The app's reading of the tie-break: among the seats tied for the most "
                      "real points, the one that comes last going clockwise from the first seat wins.")
 DOG_READING = "If every seat ends with the same real points, nobody wins: the dog wins."
-GHOST_RULES = (
-    "The ghost sits out the draft: she is dealt 4 cards face up and 3 face down before the players.",
-    "Three Magicians do nothing to the ghost.",
-    "When the ghost holds three Magicians, their effect kills nobody.",
-    "If three Magicians would kill the ghost, the player on her right is killed in her place.",
-    "Holding the Grave Digger, the ghost never picks being killed.",
-    "The ghost never keeps real points: whatever she would gain goes back to the stock.",
-)
+# The ghost's rules, keyed so a screen can show each one when it matters.
+GHOST_RULE = {
+    "draft": "The ghost sits out the draft: she is dealt 4 cards face up and 3 face down before the players.",
+    "magician_immune": "Three Magicians do nothing to the ghost.",
+    "magician_holds": "When the ghost holds three Magicians, their effect kills nobody.",
+    "magician_redirect": "If three Magicians would kill the ghost, the player on her right is killed in her place.",
+    "grave_digger": "Holding the Grave Digger, the ghost never picks being killed.",
+    "real_points": "The ghost never keeps real points: whatever she would gain goes back to the stock.",
+}
+GHOST_RULES = tuple(GHOST_RULE.values())
 APP_DEAL_STEPS = (
     "Take the four cards shown here out of the deck and lay them face up at the ghost's place.",
     "Shuffle the rest of the deck.",
@@ -228,8 +230,12 @@ def parse(kind, form, state, actor, rng):
     if kind == "ghost.deal":
         if not has_ghost(state):
             raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-        entries = _form_list(form.get("deck"))
-        if not entries:
+        entries = form.get("deck")
+        # The deck comes from the list stored on the server, handed in as data; a posted form
+        # only ever carries text, so a phone cannot slip in a deck of its own.
+        if isinstance(entries, str) and entries.strip():
+            raise RuleError("The app deals the ghost only from the deck list stored in the app.")
+        if not entries or not isinstance(entries, (list, tuple)):
             raise RuleError("The app can deal the ghost only with a complete deck list; deal by hand instead.")
         extras = deck.parse_extras(form.get("extras"))
         cards = deck.build_deck(entries, extras)
@@ -508,6 +514,13 @@ def describe(before, after, event):
     return ""
 
 
+def public_data(kind, data):
+    """An event's data as the host's export may show it: a pick's card stays on its own phone."""
+    if kind == "draft.pick":
+        return {key: value for key, value in data.items() if key != "card"}
+    return data
+
+
 # ---- view_for: the only place that filters hidden information ------------------------------
 
 def view_for(state, viewer):
@@ -530,6 +543,7 @@ def view_for(state, viewer):
             "picks_left": picks_left(state, sid),
             "leading": sid in leading,
             "is_me": sid == me,
+            "phone": seat.get("phone", True),
         }
         if sid == me:
             # Pick contents, rear row above all, reach this seat's own view only.
@@ -542,7 +556,8 @@ def view_for(state, viewer):
     if has_ghost(state):
         g = state["ghost"]
         ghost = {
-            "face_up": copy.deepcopy(g["face_up"]),
+            "face_up": [dict(card, magician=deck.is_magician(card["name"])) for card in g["face_up"]]
+                       if g["face_up"] else None,
             "source": g["source"],
             "three_magicians": g["three_magicians"],
             "redeals": g["redeals"],
@@ -550,6 +565,7 @@ def view_for(state, viewer):
             "killed": g["killed"],
             "real": 0,
             "rules": list(GHOST_RULES),
+            "rule": dict(GHOST_RULE),
             "deal_steps": list(APP_DEAL_STEPS if g["source"] == "dealt" else PHYSICAL_DEAL_STEPS),
         }
     return {

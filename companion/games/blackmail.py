@@ -53,6 +53,12 @@ CHARACTERS = (
      "effect": "Pick another player, name any character except Sterling Archer, and see their "
                "card. Named it right? They are out of the round."},
 )
+# What a tile on a phone has room for, and the card's entry id in the rules lookup.
+SHORT_NAMES = {MALORY: "Malory", LANA: "Lana", RAY: "Ray", PAM: "Pam", CHERYL: "Cheryl/Carol",
+               CYRIL: "Cyril", KRUEGER: "Krueger", ARCHER: "Archer"}
+RULE_IDS = {MALORY: "malory-archer", LANA: "lana-kane", RAY: "ray-gillette", PAM: "pam-poovey",
+            CHERYL: "cheryl-tunt", CYRIL: "cyril-figgis", KRUEGER: "dr-krueger",
+            ARCHER: "sterling-archer"}
 BY_NUMBER = {c["number"]: c for c in CHARACTERS}
 NUMBERS = tuple(sorted(BY_NUMBER))
 DECK_SIZE = sum(c["copies"] for c in CHARACTERS)  # 16
@@ -319,12 +325,18 @@ def parse(kind, form, state, actor, rng):
         seats = seat_ids(state)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise RuleError(f"This game needs {MIN_SEATS} to {MAX_SEATS} players.")
+        # The setup form may carry the tracking mode too, so the host starts with one tap.
+        mode = {}
+        if not _blank(form.get("tracking")):
+            mode["tracking"] = str(form.get("tracking")).strip()
+            if mode["tracking"] not in TRACKING_MODES:
+                raise RuleError("Pick scores only or full tracking.")
         choice = str(form.get("first_player") or "random").strip()
         if choice == "random":
-            return {"first_player": rng.choice(seats), "picked_at_random": True}
+            return {"first_player": rng.choice(seats), "picked_at_random": True, **mode}
         first = _parse_seat(choice, "The first player")
         find_seat(state, first)
-        return {"first_player": first, "picked_at_random": False}
+        return {"first_player": first, "picked_at_random": False, **mode}
     if kind == "game.reset":
         return {}
     if kind == "play":
@@ -367,7 +379,18 @@ def _parse_play(form, state, actor):
         data["correct"] = _yes(form.get("correct"))
     elif card == CYRIL:
         data["target"] = _opt_seat(form.get("target"), "The target")
-        data["eliminated"] = _opt_seat(form.get("eliminated"), "The duel's loser")
+        # The duel buttons say "the target lost" / "I lost" before a target is known to the page.
+        loser = str(form.get("eliminated") or "").strip().lower()
+        if loser == "target":
+            if data["target"] is None:
+                raise RuleError("Pick who Cyril dueled first.")
+            data["eliminated"] = data["target"]
+        elif loser in ("me", "self"):
+            data["eliminated"] = seat
+        elif loser == "equal":
+            data["eliminated"] = None
+        else:
+            data["eliminated"] = _opt_seat(form.get("eliminated"), "The duel's loser")
         data["revealed"] = _opt_character(form.get("revealed"), "The loser's card")
     elif card == CHERYL:
         data["choice"] = str(form.get("choice") or "").strip().lower()
@@ -443,6 +466,10 @@ def _apply_start(state, data):
     target = vp_target(players)
     first = data.get("first_player")
     find_seat(state, first)
+    if "tracking" in data:
+        if data["tracking"] not in TRACKING_MODES:
+            raise RuleError("Pick scores only or full tracking.")
+        state["tracking"] = data["tracking"]
     if state["phase"] == "game_over":
         state["games"].append({
             "winners": [_name(state, w) for w in state["winners"]],
@@ -797,13 +824,36 @@ def _close_text(before, after, data):
     return line + f" Round {after['round']['number']}: {nxt} goes first{how}."
 
 
+def _data_line(state, kind, data):
+    """A log line from the event's own data, for an event that is not (or no longer) applied."""
+    if kind == "play":
+        entry = {k: data.get(k) for k in ("seat", "card", "target", "named", "choice", "discarded",
+                                          "eliminated", "revealed", "correct")}
+        if entry["card"] in BY_NUMBER:
+            try:
+                return play_text(state, entry)
+            except (KeyError, TypeError):
+                return f"{_name(state, entry['seat'])} played {card_label(entry['card'])}."
+        return "A card was played."
+    if kind == "hand":
+        return f"{_name(state, data.get('seat'))} shows {card_label(data['card'])}."
+    names = " and ".join(_name(state, w) for w in data.get("winners") or [])
+    return f"{names}: a Victory Point each." if len(data.get("winners") or []) > 1 else \
+        f"{names} scores a Victory Point."
+
+
 def describe(before, after, event):
     kind, data = event["kind"], event["data"]
+    if after is before and kind in ("play", "hand", "round.confirm", "round.score"):
+        # Undone (or skipped) events are described from their data: the state lacks them.
+        return _data_line(before, kind, data)
     if kind == "tracking":
         return f"Tracking: {TRACKING_LABELS[data['tracking']].lower()}."
     if kind == "game.start":
         how = "picked at random" if data.get("picked_at_random") else "chosen by the table"
-        return (f"New game: {len(after['seats'])} players, {after['target']} Victory Points to win. "
+        target = VP_TO_WIN.get(len(after["seats"]), "?")
+        mode = f" {TRACKING_LABELS[data['tracking']]}." if data.get("tracking") in TRACKING_LABELS else ""
+        return (f"New game: {len(after['seats'])} players, {target} Victory Points to win.{mode} "
                 f"{_name(after, data['first_player'])} goes first ({how}).")
     if kind == "game.reset":
         return "The game was reset."
@@ -890,7 +940,8 @@ def view_for(state, viewer):
     players = len(state["seats"])
     characters = []
     for c in CHARACTERS:
-        row = {"number": c["number"], "name": c["name"], "copies": c["copies"], "effect": c["effect"],
+        row = {"number": c["number"], "name": c["name"], "short": SHORT_NAMES[c["number"]],
+               "rule": RULE_IDS[c["number"]], "copies": c["copies"], "effect": c["effect"],
                "target": c["target"], "names": c["names"]}
         if full:
             row["seen"] = seen[c["number"]]
@@ -908,6 +959,7 @@ def view_for(state, viewer):
         "deck_size": DECK_SIZE,
         "characters": characters,
         "seats": seats,
+        "names": {str(s["id"]): s["name"] for s in state["seats"]},
         "round": _round_view(state) if r else None,
         "history": [_history_view(state, h) for h in state["history"]],
         "winners": list(state["winners"]),

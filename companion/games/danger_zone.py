@@ -9,6 +9,8 @@ records them once they are revealed, so every viewer sees the same table.
 """
 
 import copy
+import json
+import re
 
 from . import dice
 from .base import (ROSTER_KINDS, RuleError, clockwise_from, find_seat, next_clockwise,
@@ -41,6 +43,11 @@ FIRST_PLAYER_TEXT = {
     CONTROL_ROOM: "Take the Mission Leader Token.",
 }
 SEE_YOUR_TILE = "See your tile."
+# The rules-lookup id of each tile; a table's typed tile text is stored under
+# "location-<id>" (or the bare id, as the rules lookup's own form keys it).
+LOCATION_IDS = {MALORYS_OFFICE: "malorys-office", "Breakroom": "breakroom",
+                CONTROL_ROOM: "control-room", "Bullpen": "bullpen", RECEPTION: "reception",
+                "Applied Research Laboratories": "applied-research"}
 
 START_UPPER_HAND = 5
 WINNING_UPPER_HAND = 20
@@ -186,12 +193,12 @@ def parse(kind, form, state, actor, rng):
         reason = _choice(form.get("reason") or "", UPPER_HAND_REASONS, "a reason")
         return {"seat": seat, "delta": delta, "reason": reason}
     if kind == "movement.enter":
-        seat = _form_seat(form, state, actor)
+        seat = _own_seat(form, state, actor, "reveal")
         return {"seat": seat, "location": _choice(form.get("location"), LOCATIONS, "a Location")}
     if kind == "challenge.draw":
         return {"cards": _form_cards(form, state)}
     if kind == "challenge.complete":
-        seat = _form_seat(form, state, actor)
+        seat = _own_seat(form, state, actor, "record a Challenge")
         card = form.get("card")
         if card not in (None, ""):
             if not state["mission"]["cards"]:
@@ -202,7 +209,7 @@ def parse(kind, form, state, actor, rng):
                     "difficulty": picked["difficulty"], "reward": picked["reward"]}
         return {"seat": seat, "card": None, **_form_challenge(form, "")}
     if kind == "challenge.fail":
-        return {"seat": _form_seat(form, state, actor)}
+        return {"seat": _own_seat(form, state, actor, "record a roll")}
     if kind == "event.embarrassing_pictures":
         direction = (form.get("direction") or "left").strip().lower()
         if direction not in DIRECTIONS:
@@ -231,6 +238,14 @@ def _form_seat(form, state, actor):
         raise RuleError("Pick a player.")
     seat = parse_int(raw, "The seat", 0, 2**31)
     find_seat(state, seat)
+    return seat
+
+
+def _own_seat(form, state, actor, what):
+    """A phone reveals and rolls for itself; the host records for anyone."""
+    seat = _form_seat(form, state, actor)
+    if actor and actor.get("role") == "seat" and actor.get("seat") != seat:
+        raise RuleError(f"You can only {what} for your own seat; the host can do it for others.")
     return seat
 
 
@@ -314,6 +329,13 @@ def _parse_uta(form, state, rng):
 def _parse_dice(form, state, actor, rng):
     dice_count = parse_int(form.get("dice") or 1, "The number of dice", 1, MAX_SKILL_DICE)
     raw = (form.get("seats") or "").replace(" ", "")
+    if raw.lower() == "all":
+        raw = ",".join(str(s) for s in seat_ids(state))
+    elif not raw:
+        # Checkboxes named with_<seat>: a posted form keeps one value per name.
+        raw = ",".join(str(s) for s in seat_ids(state) if form.get(f"with_{s}"))
+        if not raw and form.get("rolloff"):
+            raise RuleError("Tick at least two players for a roll-off.")
     if raw:
         seats = []
         for part in raw.split(","):
@@ -772,6 +794,10 @@ def view_for(state, viewer):
         "difficulty_range": [MIN_DIFFICULTY, MAX_DIFFICULTY],
         "reward_range": [MIN_REWARD, MAX_REWARD],
         "you": None,
+        "leader_preview": leader_preview(state),
+        "event_previews": event_previews(state),
+        "uta_dice": state["options"]["uta_dice"],
+        "locations_all": list(LOCATIONS),
     }
     you = viewer.get("seat")
     if you in order:
@@ -796,7 +822,9 @@ def _location_view(state, name):
         "event_card": name == MALORYS_OFFICE,
         "text": FIRST_PLAYER_TEXT.get(name),
         "printed_on_tile": name not in FIRST_PLAYER_TEXT,
-        "box_text": None,  # the screen fills this from what the table typed in
+        "box_text": None,  # with_box fills these from what the table typed in
+        "effect": location_effect_text(name),
+        "id": LOCATION_IDS[name],
     }
 
 
@@ -1153,3 +1181,117 @@ def woodhouse(state, drawer, amount):
         return {"changes": [], "alone": [], "why": "nobody is alone at their Location"}
     names = ", ".join(_name(state, s) for s in alone)
     return {"changes": changes, "alone": alone, "why": f"alone: {names} ({amount:+d} each)"}
+
+
+# --- previews for the screens -----------------------------------------------------------
+
+def leader_preview(state):
+    """Who would lead the Mission if it started now, and why, without rolling anything.
+
+    {"seat": int | None, "tied": [seats], "text": str}; None outside Movement.
+    """
+    if state["phase"] != "Movement" or state["winners"]:
+        return None
+    ids = seat_ids(state)
+    holder = state["mission_leader"]
+    if CONTROL_ROOM in state["locations"] and holder in ids:
+        if first_at(state, CONTROL_ROOM) == holder:
+            text = f"{_name(state, holder)} leads the Mission: first into the {CONTROL_ROOM}."
+        else:
+            text = (f"{_name(state, holder)} keeps the Mission Leader Token unless someone "
+                    f"enters the {CONTROL_ROOM} first.")
+        return {"seat": holder, "tied": [], "text": text}
+    if not ids:
+        return None
+    least = min(state["upper_hand"][s] for s in ids)
+    tied = [s for s in ids if state["upper_hand"][s] == least]
+    reason = ("the Control Room is not in play" if CONTROL_ROOM not in state["locations"]
+              else "nobody holds the Mission Leader Token yet")
+    if len(tied) == 1:
+        text = (f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}.")
+        return {"seat": tied[0], "tied": [], "text": text}
+    names = " and ".join(_name(state, s) for s in tied)
+    text = (f"{names} tie for the least Upper Hand ({least}), as {reason}: the app rolls "
+            f"off between them when the Mission starts.")
+    return {"seat": None, "tied": tied, "text": text}
+
+
+def event_previews(state):
+    """What each Event helper would do now, for its confirmation; None when no Event fits.
+
+    The drawer is whoever entered Malory's Office first this round (None if nobody yet).
+    """
+    if state["phase"] == SETUP or state["winners"] or MALORYS_OFFICE not in state["locations"]:
+        return None
+    drawer = first_at(state, MALORYS_OFFICE)
+    out = {"drawer": drawer, "alone": alone_at_location(state)}
+    if drawer is None:
+        return out
+    out["embarrassing_pictures"] = {d: embarrassing_pictures(state, drawer, d)["why"]
+                                    for d in DIRECTIONS}
+    out["rona_thorne"] = rona_thorne(state, drawer)["why"]
+    return out
+
+
+# --- the table's own text ("from your box") ---------------------------------------------
+
+def location_box_ids(location):
+    """Entry ids a table's typed tile text may be stored under, in the order to try."""
+    slug = LOCATION_IDS[location]
+    return [f"location-{slug}", slug]
+
+
+def dice_box_ids(character):
+    name = character.lower()
+    return [f"dice-{name}", f"{name}-dice"]
+
+
+def _typed(box, ids):
+    for entry in ids:
+        text = (box.get(entry) or "").strip()
+        if text:
+            return text
+    return None
+
+
+def parse_typed_dice(text):
+    """{skill: dice} from what a table typed, e.g. "Booze 2, Guns 3, Sex 1, Smarts 2" or a
+    JSON object; counts outside 1-3 and unknown words are left out, never guessed."""
+    found = {}
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        data = None
+    if isinstance(data, dict):
+        pairs = [(str(k), v) for k, v in data.items()]
+    else:
+        pairs = re.findall(r"(booze|guns|sex|smarts)\W{0,3}(\d+)", str(text or ""), re.I)
+    for skill, count in pairs:
+        skill = skill.strip().capitalize()
+        try:
+            count = int(count)
+        except (TypeError, ValueError):
+            continue
+        if skill in SKILLS and MIN_SKILL_DICE <= count <= MAX_SKILL_DICE:
+            found.setdefault(skill, count)
+    return found
+
+
+def with_box(view, box):
+    """A view with the table's typed text folded in: each Location's FIRST PLAYER text and
+    the viewer's skill dice and odds. box is {entry id: text} for this game."""
+    view = copy.deepcopy(view)
+    box = box or {}
+    for location in view["locations"]:
+        typed = _typed(box, location_box_ids(location["name"]))
+        location["box_text"] = typed
+        location["effect"] = location_effect_text(location["name"], typed)
+    you = view.get("you")
+    if you and you.get("character"):
+        typed = _typed(box, dice_box_ids(you["character"]))
+        table_dice = parse_typed_dice(typed) if typed else {}
+        you["skill_dice"] = skill_dice(you["character"], table_dice)
+        you["odds"] = [dict(challenge_odds(you["character"], o["type"], o["difficulty"],
+                                           table_dice), card=o["card"])
+                       for o in you["odds"]]
+    return view

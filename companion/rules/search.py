@@ -9,8 +9,9 @@ Public:
   search(query, game=None, limit=20, box=None) -> [entry, ...]
   get(game, entry_id) -> entry | None
   entries(game=None) -> [entry, ...]
-  quickref(game), missing(game=None), card(game, number), games()
+  quickref(game), missing(game=None), card(game, number), games(), check_data()
   QueryError (a ValueError: its text is shown to the player)
+  KIND_LABELS: how each kind is captioned ("reading" -> "the app's reading", ...)
 
 Every entry returned is a fresh dict (callers may change it freely) with the data file's
 fields plus "source" ("rules" or "box") and "label" (e.g. "the app's reading").
@@ -68,6 +69,10 @@ ALIASES = {
     "krueger": "krieger",
     "carol": "cheryl",
     "duchess": "archer",
+    "elim": "out",
+    "eliminate": "out",
+    "eliminated": "out",
+    "elimination": "out",
 }
 
 # Dropped from a query when they are finished words (not the word being typed).
@@ -87,6 +92,16 @@ class QueryError(ValueError):
 
 def _words(text):
     return _WORD.findall(_POSSESSIVE.sub("", text.lower()))
+
+
+def _stem(word):
+    """A light stem for matching word forms: "copies" -> "copy", "killed" -> "kill"."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in ("ing", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
 
 
 def _norm(text):
@@ -155,7 +170,7 @@ def _build_index(conn, d):
     conn.execute(
         "CREATE VIRTUAL TABLE rules USING fts5(game UNINDEXED, kind UNINDEXED, "
         "title, aliases, tags, body, gametitle, "
-        "tokenize = 'porter unicode61 remove_diacritics 2', prefix = '1 2 3')")
+        "tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3')")
     conn.executemany(
         "INSERT INTO rules (rowid, game, kind, title, aliases, tags, body, gametitle) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -253,13 +268,19 @@ def _quote(text):
 
 
 def _match_expr(terms, joiner):
-    """A MATCH string built only from quoted words, so no user text is ever FTS syntax."""
+    """A MATCH string built only from quoted words, so no user text is ever FTS syntax.
+    Each word is a prefix (results as you type); a finished word also matches its bare
+    stem ("insults" finds "insult", "killed" finds "kill"). No Porter stemmer in the index:
+    it would stem "initiative" to "initi" and then the typed prefix "initia" would miss."""
     parts = []
     for word, phrase in terms:
-        part = _quote(word) + "*"
+        options = [_quote(word) + "*"]
+        stem = _stem(word)
+        if stem != word:
+            options.append(_quote(stem) + "*")
         if phrase:
-            part = f"({part} OR {_quote(phrase)})"
-        parts.append(part)
+            options.append(_quote(phrase))
+        parts.append(options[0] if len(options) == 1 else "(" + " OR ".join(options) + ")")
     return f" {joiner} ".join(parts)
 
 
@@ -350,13 +371,6 @@ def _dedupe(rows):
 # it is matched here in Python rather than re-indexed: nothing to invalidate, and each
 # thread's copy of the shipped index stays read-only.
 
-def _stem(word):
-    for suffix in ("ing", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
 @functools.lru_cache(maxsize=2048)
 def _box_text(text):
     """(sorted distinct words, " normalised text ") of one piece of typed text."""
@@ -410,8 +424,7 @@ def _merge_box(results, n_first, terms, game, box):
         (head if n < n_first else tail).extend(group)
 
     early, late = [], []
-    for item in items:
-        key = (item["game"], item["id"])
+    for key, item in by_key.items():    # one text per entry: the last one given wins
         if key in shown:
             continue
         title = item.get("title") or ""

@@ -1,0 +1,88 @@
+"""Danger Zone screens: what the board template needs beyond the game's view.
+
+No routes of its own: /act/<kind> serves every action. This blueprint only hands the board
+two helpers through a context processor: the view with the table's "from your box" text
+folded in (tile text, skill dice for the odds), and the geometry of the race chart, which
+the template draws as SVG with presentation attributes (the CSP allows no inline styles).
+"""
+
+from flask import Blueprint
+
+from . import box
+from .db import get_db
+from .games import danger_zone as dz
+
+bp = Blueprint("danger_zone", __name__)
+
+# One colour per seat, in seat order; readable on the dark and the light background.
+SEAT_COLORS = ("#f2b134", "#4cc38a", "#5aa9f5", "#ff6b6b", "#c58af9", "#2ec4c4",
+               "#f06bb0", "#a7c957")
+CHART = {"width": 640, "height": 300, "left": 34, "right": 104, "top": 14, "bottom": 30}
+LABEL_GAP = 15  # px between seat names at the right edge, so tied lines stay readable
+ODDS_TABLE = dz.odds_table()
+
+
+def board_view(view):
+    """The view as the board renders it: typed box text folded in, seats by id."""
+    view = dz.with_box(view, box.for_game(get_db(), dz.SLUG))
+    view["by_id"] = {seat["id"]: seat for seat in view["seats"]}
+    view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)]
+                     for i, seat in enumerate(view["seats"])}
+    return view
+
+
+def race_plot(view):
+    """Coordinates for the Upper Hand race: one polyline per seat, by round.
+
+    Points are each round's end (round 0 is the start), plus "now" while a round is open.
+    Returns None before the first round.
+    """
+    race = view["race"]
+    columns = [("Start" if r == 0 else f"R{r}") for r in race["rounds"]]
+    values = {s["seat"]: list(s["points"]) for s in race["series"]}
+    if not columns:
+        return None
+    if view["started"] and not view["over"]:
+        columns.append("now")
+        for seat in view["seats"]:
+            values.setdefault(seat["id"], [None] * (len(columns) - 1)).append(seat["upper_hand"])
+    c = CHART
+    top = max([race["top"]] + [v for vs in values.values() for v in vs if v is not None])
+    inner_w = c["width"] - c["left"] - c["right"]
+    inner_h = c["height"] - c["top"] - c["bottom"]
+    step = inner_w / max(1, len(columns) - 1)
+
+    def x(i):
+        return round(c["left"] + (i * step if len(columns) > 1 else inner_w / 2), 1)
+
+    def y(v):
+        return round(c["top"] + inner_h * (1 - v / top), 1)
+
+    series = []
+    for seat in view["seats"]:
+        points = [(x(i), y(v), v) for i, v in enumerate(values.get(seat["id"], [])) if v is not None]
+        if not points:
+            continue
+        series.append({"seat": seat["id"], "name": seat["name"], "color": view["color"][seat["id"]],
+                       "points": " ".join(f"{px},{py}" for px, py, _ in points),
+                       "dots": points, "last": points[-1], "label_y": points[-1][1]})
+    # Spread the end labels apart, keeping their order by height.
+    series_by_y = sorted(series, key=lambda s: s["label_y"])
+    for above, below in zip(series_by_y, series_by_y[1:]):
+        below["label_y"] = max(below["label_y"], above["label_y"] + LABEL_GAP)
+    limit = c["height"] - c["bottom"]
+    for label in reversed(series_by_y):
+        label["label_y"] = min(label["label_y"], limit)
+        limit = label["label_y"] - LABEL_GAP
+    grid = [{"y": y(v), "value": v, "goal": v == dz.WINNING_UPPER_HAND}
+            for v in range(0, top + 1, 5)]
+    return {"width": c["width"], "height": c["height"], "left": c["left"],
+            "right_edge": c["width"] - c["right"], "bottom": c["height"] - c["bottom"],
+            "columns": [{"x": x(i), "label": label} for i, label in enumerate(columns)],
+            "grid": grid, "series": series}
+
+
+@bp.app_context_processor
+def board_helpers():
+    return {"danger_zone": {"board_view": board_view, "race_plot": race_plot,
+                            "odds_table": ODDS_TABLE}}
