@@ -17,62 +17,92 @@ from .db import close_db, get_db
 bp = Blueprint("live", __name__)
 
 
-class Notifier:
-    """One condition per table; publishing wakes only that table's streams."""
+class _Table:
+    """The live state of one table: its version and the streams waiting on it."""
 
     def __init__(self):
-        self._lock = threading.Lock()
-        self._tables = {}  # table id -> [condition, version, open stream count]
-        self.open_streams = 0
+        self.changed = threading.Condition()
+        self.version = 0
+        self.streams = 0
 
-    def _slot(self, table_id):
+
+class Notifier:
+    """One condition per table: publishing wakes only that table's streams.
+
+    Streams never poll. A single reaper thread checks, once a second, whether the phone of
+    any open stream has gone (waitress's client_disconnected) and wakes just that table, so a
+    vanished phone frees its server thread within a second while idle streams stay asleep.
+    """
+
+    def __init__(self, reap_every=1.0):
+        self._lock = threading.Lock()
+        self._tables = {}   # table id -> _Table
+        self._open = {}     # stream key -> (table, gone)
+        self._gone = set()  # stream keys whose phone has gone
+        self._reap_every = reap_every
+        self._reaper = None
+
+    @property
+    def open_streams(self):
+        return len(self._open)
+
+    def _table(self, table_id):
         with self._lock:
-            slot = self._tables.get(table_id)
-            if slot is None:
-                slot = self._tables[table_id] = [threading.Condition(), 0, 0]
-            return slot
+            table = self._tables.get(table_id)
+            if table is None:
+                table = self._tables[table_id] = _Table()
+            return table
 
     def publish(self, table_id, version):
-        slot = self._slot(table_id)
-        with slot[0]:
-            slot[1] = max(slot[1], version)
-            slot[0].notify_all()
+        table = self._table(table_id)
+        with table.changed:
+            table.version = max(table.version, version)
+            table.changed.notify_all()
 
-    def stream(self, table_id, version, heartbeat, gone=lambda: False, poll=2.0):
-        """Yield SSE messages for one open page until the client goes away.
+    def _reap(self):
+        while True:
+            time.sleep(self._reap_every)
+            with self._lock:
+                found = [(key, table) for key, (table, gone) in self._open.items() if gone()]
+                self._gone.update(key for key, _ in found)
+            for _, table in found:
+                with table.changed:
+                    table.changed.notify_all()
 
-        `gone` (waitress's client_disconnected) is checked every `poll` seconds, so the
-        thread of a phone that vanished is freed within seconds, not at the next heartbeat.
-        """
-        slot = self._slot(table_id)
+    def stream(self, table_id, version, heartbeat, gone=None):
+        """Yield SSE messages for one open page until its phone goes away."""
+        table = self._table(table_id)
+        key = object()
         with self._lock:
-            slot[2] += 1
-            self.open_streams += 1
+            table.streams += 1
+            self._open[key] = (table, gone or (lambda: False))
+            if gone and self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
+                self._reaper.start()
         try:
-            with slot[0]:
-                slot[1] = max(slot[1], version)
+            with table.changed:
+                table.version = max(table.version, version)
             seen = None
             yield "retry: 2000\n\n"
-            while True:
-                quiet_until = time.monotonic() + heartbeat
-                with slot[0]:
-                    while slot[1] == seen and time.monotonic() < quiet_until:
-                        slot[0].wait(min(poll, max(0.0, quiet_until - time.monotonic())))
-                        if gone():
-                            return
-                    current = slot[1]
+            while key not in self._gone:
+                with table.changed:
+                    if table.version == seen:
+                        table.changed.wait(heartbeat)
+                    current = table.version
+                if key in self._gone:
+                    return
                 if current != seen:
                     seen = current
                     yield f"event: changed\ndata: {current}\n\n"
                 else:
-                    # A comment line: keeps proxies from closing an idle stream and lets the
-                    # server notice (by a failed write) a phone that vanished.
+                    # A comment line keeps proxies from closing an idle stream.
                     yield f": {int(time.time())}\n\n"
         finally:
             with self._lock:
-                slot[2] -= 1
-                self.open_streams -= 1
-                if slot[2] == 0:
+                self._open.pop(key, None)
+                self._gone.discard(key)
+                table.streams -= 1
+                if table.streams == 0:
                     self._tables.pop(table_id, None)
 
 
