@@ -178,11 +178,9 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
     A repeated action_id (a resent tap) returns the first event's id and applies nothing.
     """
     with _writing(db, table) as pending:
-        if action_id:
-            row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
-                             (table.id, action_id)).fetchone()
-            if row:
-                return row["id"]
+        done = _already_applied(db, table, action_id)
+        if done:
+            return done
         folded = _refresh(db, table)
         if kind in ROSTER_KINDS or kind == "undo":
             raise RuleError("Unknown action.")
@@ -193,16 +191,23 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
 def undo(db, table, event_id, actor, action_id=None):
     """Void one earlier event (or re-apply one an undo voided), as an event of its own."""
     with _writing(db, table) as pending:
-        if action_id:
-            row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
-                             (table.id, action_id)).fetchone()
-            if row:
-                return row["id"]
+        done = _already_applied(db, table, action_id)
+        if done:
+            return done
         folded = _refresh(db, table)
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or not target["undoable"]:
             raise RuleError("That change cannot be undone.")
         return _append(db, table, folded, "undo", {"event": event_id}, actor, action_id, pending)
+
+
+def _already_applied(db, table, action_id):
+    """The event a resent action made the first time, if it was applied."""
+    if not action_id:
+        return None
+    row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
+                     (table.id, action_id)).fetchone()
+    return row["id"] if row else None
 
 
 @contextmanager

@@ -202,54 +202,46 @@ def page_of(viewer):
     return "player"
 
 
-@bp.post("/t/<code>/act/<kind>")
-def act(code, kind):
+def apply_change(code, write, host=False):
+    """Every state-changing route: who asks, the form token, the write, then the answer.
+
+    `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
+    """
     table = table_or_404(code)
-    viewer = access.require_viewer(table)
+    viewer = access.require_viewer(table, host=host)
     access.check_csrf(table)
-    page = page_of(viewer)
-    if kind in getattr(table.module, "HOST_ONLY", ()) and viewer["role"] != "host":
-        abort(403, "Only the host can do that.")
+    page = "host" if host else page_of(viewer)
     try:
-        store.act(get_db(), table, kind, posted_form(), viewer, action_id())
+        write(get_db(), table, viewer)
     except RuleError as error:
         return refused(table, viewer, page, error)
     return after_change(table, viewer, page)
+
+
+@bp.post("/t/<code>/act/<kind>")
+def act(code, kind):
+    def write(db, table, viewer):
+        if kind in getattr(table.module, "HOST_ONLY", ()) and viewer["role"] != "host":
+            abort(403, "Only the host can do that.")
+        store.act(db, table, kind, posted_form(), viewer, action_id())
+    return apply_change(code, write)
 
 
 @bp.post("/t/<code>/undo/<int:event_id>")
 def undo(code, event_id):
-    table = table_or_404(code)
-    viewer = access.require_viewer(table)
-    access.check_csrf(table)
-    page = page_of(viewer)
-    try:
-        store.undo(get_db(), table, event_id, viewer, action_id())
-    except RuleError as error:
-        return refused(table, viewer, page, error)
-    return after_change(table, viewer, page)
+    return apply_change(code, lambda db, table, viewer: store.undo(db, table, event_id, viewer, action_id()))
 
 
 @bp.post("/t/<code>/seats")
 def add_seat(code):
     """The host adds a seat for a player without a phone."""
-    table = table_or_404(code)
-    viewer = access.require_viewer(table, host=True)
-    access.check_csrf(table)
-    try:
-        store.add_seat(get_db(), table, posted_form().get("name", ""), viewer, phone=False)
-    except RuleError as error:
-        return refused(table, viewer, "host", error)
-    return after_change(table, viewer, "host")
+    return apply_change(code, lambda db, table, viewer: store.add_seat(
+        db, table, posted_form().get("name", ""), viewer, phone=False), host=True)
 
 
 @bp.post("/t/<code>/seats/<int:seat>/<change>")
 def change_seat(code, seat, change):
-    table = table_or_404(code)
-    viewer = access.require_viewer(table, host=True)
-    access.check_csrf(table)
-    db = get_db()
-    try:
+    def write(db, table, viewer):
         if change == "rename":
             store.rename_seat(db, table, seat, posted_form().get("name", ""), viewer)
         elif change == "remove":
@@ -258,9 +250,7 @@ def change_seat(code, seat, change):
             store.move_seat(db, table, seat, -1 if change == "left" else 1, viewer)
         else:
             abort(404, "No such seat change.")
-    except RuleError as error:
-        return refused(table, viewer, "host", error)
-    return after_change(table, viewer, "host")
+    return apply_change(code, write, host=True)
 
 
 # --- export ---------------------------------------------------------------------------
