@@ -9,7 +9,10 @@ Prints one JSON object per query, then a last line with the summary:
   {"summary": true, "queries": N, "p50_ms": .., "p95_ms": .., "max_ms": ..,
    "index_build_ms": .., "http_p50_ms": .. | null, "http_p95_ms": .. | null, "http_errors": ..}
 
-usage: python bench/search_latency.py [--url http://127.0.0.1:5000] [--repeat N]
+With --serve instead, it starts the real server itself (`python -m companion serve` on a free
+loopback port, a fresh data folder, as benchlib does for the other benches) and times that.
+
+usage: python bench/search_latency.py [--url http://127.0.0.1:5000 | --serve] [--repeat N]
 """
 
 import argparse
@@ -23,6 +26,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 from companion.rules import search as rules  # noqa: E402
 
@@ -111,12 +115,30 @@ def http_time(base, game, q):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", help="base URL of a running app, e.g. http://127.0.0.1:5000")
+    ap.add_argument("--serve", action="store_true", help="start the real server and time it through HTTP")
     ap.add_argument("--repeat", type=int, default=1, help="run the workload N times")
     args = ap.parse_args()
+    server_process = None
+    if args.serve and not args.url:
+        from benchlib import Server
+        server_process = Server()
+        args.url = f"http://127.0.0.1:{server_process.port}"
+    try:
+        run(args)
+    finally:
+        if server_process:
+            server_process.stop()
+
+
+def run(args):
 
     t = time.perf_counter()
     rules.search("warm up")     # loads the data and builds this thread's index
     build_ms = (time.perf_counter() - t) * 1000
+    if args.url:    # the server's first request per thread builds its index and compiles templates
+        for _ in range(4):
+            for game in (None,) + rules.GAMES:
+                http_time(args.url, game, "warm up")
 
     server, http, http_errors = [], [], 0
     for _ in range(max(1, args.repeat)):

@@ -44,7 +44,7 @@ def csrf_token(table):
 
 def check_csrf(table):
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
-    if not hmac.compare_digest(sent, csrf_token(table)):
+    if not hmac.compare_digest(sent.encode(), csrf_token(table).encode()):
         abort(403, "This page is out of date or came from another site. Reload and try again.")
 
 

@@ -14,7 +14,7 @@ from .db import get_db
 from .games import assassins as aoa
 from .games import assassins_deck as deck
 from .games.base import RuleError
-from .tables import action_id, after_change, page_of, refused, table_or_404
+from .tables import action_id, apply_change, table_or_404
 
 bp = Blueprint("assassins", __name__)
 GAME = aoa.SLUG
@@ -240,16 +240,10 @@ def deck_export(code):
 
 @bp.post("/t/<code>/assassins/ghost-deal")
 def ghost_deal(code):
-    table = game_table(code)
-    viewer = access.require_viewer(table)
-    access.check_csrf(table)
-    page = page_of(viewer)
-    db = get_db()
-    try:
+    def write(db, table, viewer):
+        if table.game != GAME:
+            abort(404, "This table is not playing Age of Assassins.")
         extras = ",".join(request.form.getlist("extras"))[:200]
-        # Read on the server, never taken from the request: see the module docstring.
-        form = {"deck": stored_deck(db), "extras": extras}
-        store.act(db, table, "ghost.deal", form, viewer, action_id())
-    except RuleError as error:
-        return refused(table, viewer, page, error)
-    return after_change(table, viewer, page)
+        # The deck is read here, on the server; whatever else the form carries is ignored.
+        store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras}, viewer, action_id())
+    return apply_change(code, write)

@@ -17,8 +17,10 @@ bp = Blueprint("danger_zone", __name__)
 # One colour per seat, in seat order; readable on the dark and the light background.
 SEAT_COLORS = ("#f2b134", "#4cc38a", "#5aa9f5", "#ff6b6b", "#c58af9", "#2ec4c4",
                "#f06bb0", "#a7c957")
-CHART = {"width": 640, "height": 300, "left": 34, "right": 104, "top": 14, "bottom": 30}
-LABEL_GAP = 15  # px between seat names at the right edge, so tied lines stay readable
+# A narrow drawing: on a phone it shrinks least, so its labels stay readable.
+CHART = {"width": 480, "height": 280, "left": 30, "right": 96, "top": 14, "bottom": 30}
+LINE_NUDGE = 2.5  # px between seats' lines where their values are equal
+LABEL_GAP = 17  # px between seat names at the right edge, so tied lines stay readable
 ODDS_TABLE = dz.odds_table()
 
 
@@ -59,8 +61,12 @@ def race_plot(view):
         return round(c["top"] + inner_h * (1 - v / top), 1)
 
     series = []
-    for seat in view["seats"]:
-        points = [(x(i), y(v), v) for i, v in enumerate(values.get(seat["id"], [])) if v is not None]
+    count = len(view["seats"])
+    for index, seat in enumerate(view["seats"]):
+        # Equal values would hide each other's lines: nudge each seat a little.
+        nudge = round((index - (count - 1) / 2) * LINE_NUDGE, 1)
+        points = [(x(i), round(y(v) + nudge, 1), v)
+                  for i, v in enumerate(values.get(seat["id"], [])) if v is not None]
         if not points:
             continue
         series.append({"seat": seat["id"], "name": seat["name"], "color": view["color"][seat["id"]],

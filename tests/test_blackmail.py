@@ -683,3 +683,49 @@ def test_unknown_action_is_refused():
         bm.parse("shuffle", {}, state, HOST, random.Random(0))
     with pytest.raises(base.RuleError):
         bm.apply(state, ev("shuffle", {}))
+
+
+# ---------------------------------------------------------------- what the screens rely on
+
+def test_start_can_carry_the_tracking_mode():
+    state = table(tracking="scores")
+    state = act(state, "game.start", {"first_player": 2, "tracking": "full"})
+    assert state["tracking"] == "full" and rnd(state)["tracking"] == "full"
+    with pytest.raises(base.RuleError, match="scores only or full"):
+        act(table(), "game.start", {"first_player": 1, "tracking": "maybe"})
+    with pytest.raises(base.RuleError, match="scores only or full"):
+        bm.apply(table(), ev("game.start", {"first_player": 1, "tracking": "maybe"}))
+
+
+def test_cyril_loser_can_be_posted_as_target_me_or_equal():
+    state = start()
+    after = play(state, CYRIL, target=3, eliminated="target")
+    assert bm.out_seats(after) == [3]
+    after = play(state, CYRIL, target=3, eliminated="me")
+    assert bm.out_seats(after) == [1]
+    after = play(state, CYRIL, target=3, eliminated="equal")
+    assert bm.out_seats(after) == []
+    with pytest.raises(base.RuleError, match="dueled"):
+        play(state, CYRIL, eliminated="target")
+
+
+def test_undone_events_are_described_from_their_data():
+    state = start()
+    for data in ({"seat": 1, "card": CHERYL, "choice": "protect"},
+                 {"seat": 1, "card": ARCHER, "target": 2, "named": PAM, "eliminated": 2},
+                 {"seat": 1, "card": CYRIL, "target": 3, "eliminated": None}):
+        line = bm.describe(state, state, ev("play", data))
+        assert line.startswith("Ana played ")
+    assert bm.describe(state, state, ev("hand", {"seat": 2, "card": PAM})) == "Bo shows Pam Poovey (5)."
+    assert bm.describe(state, state, ev("round.confirm", {"winners": [1, 3]})) == \
+        "Ana and Cy: a Victory Point each."
+    done = bm.apply(state, ev("round.score", {"winners": [2], "next_first_player": 2}))
+    assert bm.describe(done, done, ev("round.score", {"winners": [2]})) == "Bo scores a Victory Point."
+
+
+def test_view_gives_the_screens_names_short_names_and_rules_ids():
+    view = bm.view_for(start(), HOST)
+    assert view["names"] == {"1": "Ana", "2": "Bo", "3": "Cy"}
+    cheryl = next(c for c in view["characters"] if c["number"] == CHERYL)
+    assert cheryl["short"] == "Cheryl" and cheryl["rule"] == "cheryl-tunt"
+    assert len({c["rule"] for c in view["characters"]}) == 8

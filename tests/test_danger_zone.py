@@ -777,3 +777,94 @@ def test_leaders_and_standings():
     assert dz.leaders(state) == [1, 2]
     assert [(r["seat"], r["rank"]) for r in dz.standings(state)] == [(1, 1), (2, 1), (3, 3)]
     assert dz.winners(state) == []
+
+
+# --- screens' helpers ---------------------------------------------------------------------
+
+def test_a_phone_reveals_and_rolls_only_for_itself():
+    state = started(3)
+    bo = {"role": "seat", "seat": 2}
+    with pytest.raises(RuleError, match="your own seat"):
+        act(state, "movement.enter", {"seat": "1", "location": NO_TOKENS[0]}, by=bo)
+    state = act(state, "movement.enter", {"location": NO_TOKENS[0]}, by=bo)
+    state = to_mission(state)
+    with pytest.raises(RuleError, match="your own seat"):
+        act(state, "challenge.fail", {"seat": "3"}, by=bo)
+    with pytest.raises(RuleError, match="your own seat"):
+        act(state, "challenge.complete", {"seat": "1", "type": "Booze", "difficulty": "8",
+                                          "reward": "2"}, by=bo)
+    state = act(state, "challenge.complete", {"seat": "3", "type": "Booze", "difficulty": "8",
+                                              "reward": "2"})  # the host may
+    assert state["upper_hand"][3] == 7
+
+
+def test_signed_amounts_for_phone_keypads():
+    state = started(3)
+    state = act(state, "upper_hand.change", {"seat": "1", "amount": "3", "sign": "-", "reason": "Insult"})
+    state = act(state, "upper_hand.change", {"seat": "2", "delta": "\u22122", "reason": "Insult"})
+    assert state["upper_hand"][1] == 2 and state["upper_hand"][2] == 3
+    with pytest.raises(RuleError, match="between 1 and 20"):
+        act(state, "upper_hand.change", {"seat": "1", "amount": "0", "sign": "+", "reason": "Card"})
+
+
+def test_woodhouse_amount_with_a_sign():
+    state = started(3, EVENT_LOCATIONS)
+    state = enter(state, 1, dz.MALORYS_OFFICE)
+    state = act(state, "event.woodhouse", {"amount": "2", "sign": "-"})
+    assert state["upper_hand"][1] == 3
+
+
+def test_roll_off_from_ticked_players_or_everyone():
+    state = seated(3)
+    state = act(state, "dice.roll", {"rolloff": "1", "with_1": "1", "with_3": "1", "dice": "1"},
+                rng=Scripted([2, 6]))
+    assert state["last_roll"]["rolloff"]["winner"] == 3
+    state = act(state, "dice.roll", {"seats": "all", "dice": "1"}, rng=Scripted([1, 2, 3]))
+    assert [r["seat"] for r in state["last_roll"]["rolloff"]["rounds"][0]] == [1, 2, 3]
+    with pytest.raises(RuleError, match="Tick at least two"):
+        act(state, "dice.roll", {"rolloff": "1"})
+
+
+def test_leader_preview_explains_who_would_lead():
+    state = started(3)
+    assert "Ana, Bo and Cy tie for the least Upper Hand (5)" in dz.leader_preview(state)["text"]
+    state = set_upper_hand(state, {2: 3})
+    preview = dz.leader_preview(state)
+    assert preview["seat"] == 2 and "the Control Room is not in play" in preview["text"]
+    with_room = started(3, [dz.CONTROL_ROOM, "Bullpen", "Breakroom"])
+    assert "nobody holds the Mission Leader Token yet" in dz.leader_preview(with_room)["text"]
+    with_room = enter(with_room, 1, dz.CONTROL_ROOM)
+    assert dz.leader_preview(with_room) == {
+        "seat": 1, "tied": [], "short": "first into the Control Room",
+        "text": "Ana leads the Mission: first into the Control Room."}
+    assert dz.leader_preview(to_mission(with_room)) is None
+
+
+def test_event_previews_follow_the_drawer_at_malorys_office():
+    state = event_table([5, 9, 7])
+    assert dz.event_previews(state) == {"drawer": None, "alone": []}
+    state = enter(state, 1, dz.MALORYS_OFFICE)
+    previews = dz.event_previews(state)
+    assert previews["drawer"] == 1 and previews["alone"] == [1]
+    assert previews["embarrassing_pictures"]["left"].startswith("passed left 1 time to Bo")
+    assert previews["embarrassing_pictures"]["right"].startswith("passed right 2 times to Bo")
+    assert previews["rona_thorne"] == "least Upper Hand (5): Ana +4"
+    assert dz.event_previews(started(3, NO_TOKENS[1:] + ["Applied Research Laboratories"])) is None
+
+
+def test_with_box_folds_in_tile_text_and_typed_dice():
+    state = started(3, ["Bullpen", "Breakroom", dz.RECEPTION])
+    state = to_mission(state)
+    state = act(state, "challenge.draw", {"type_1": "Guns", "difficulty_1": "10", "reward_1": "3"})
+    view = dz.view_for(state, {"role": "seat", "seat": 2})  # Bo plays Lana
+    assert [o["dice"] for o in view["you"]["odds"][0]["options"]] == [3, 2, 1]
+    boxed = dz.with_box(view, {"location-bullpen": "Gain 1.", "breakroom": " ",
+                               "lana-dice": "Booze 2, Guns 3, Sex 1, Smarts 2"})
+    by_name = {loc["name"]: loc for loc in boxed["locations"]}
+    assert by_name["Bullpen"]["effect"] == "Gain 1." and by_name["Bullpen"]["box_text"] == "Gain 1."
+    assert by_name["Breakroom"]["effect"] == dz.SEE_YOUR_TILE
+    assert by_name[dz.RECEPTION]["effect"] == "Take the Initiative Token."
+    assert boxed["you"]["odds"][0]["options"] == [
+        {"dice": 3, "source": "box", "success": 62.5, "card": 70.4}]
+    assert boxed["you"]["skill_dice"]["Booze"] == {"dice": 2, "source": "box"}
+    assert view["you"]["odds"][0]["options"][0]["source"] is None  # the input is untouched

@@ -201,3 +201,5 @@ def test_wrong_types_and_huge_bodies(hostile_table):
     assert phone.post(f"/t/{code}/act/score", data="x" * 200_000, headers=HX).status_code == 413
     assert phone.post(f"/t/{code}/act/score", json={"seat": [1]}, headers=HX).status_code in (403, 422)
     assert phone.post(f"/t/{code}/undo/abc", data={"csrf": csrf}, headers=HX).status_code == 404
+    forged = phone.post(f"/t/{code}/act/score", data={"seat": "1", "delta": "1", "csrf": "é✓"}, headers=HX)
+    assert forged.status_code == 403

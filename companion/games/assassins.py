@@ -489,6 +489,8 @@ def describe(before, after, event):
         lost = was["preliminary"] if was else before["preliminary"].get(data["seat"], 0)
         return f"{name} is killed and loses {lost} preliminary points"
     if kind == "bank":
+        if len(after["history"]) == len(before["history"]):
+            return f"Round {data['round']} banked"   # an undone bank is described without its effect
         record = after["history"][-1]
         parts = [f"{seat_name(after, b['seat'])} +{b['points']}" + (" (killed)" if b["killed"] else "")
                  for b in record["banked"]]
@@ -506,9 +508,11 @@ def describe(before, after, event):
         word = "takes" if data["delta"] > 0 else "returns"
         return f"{seat_name(before, data['seat'])} {word} {abs(data['delta'])} penalty chip(s)"
     if kind in ("ghost.deal", "ghost.record"):
-        names = ", ".join(c["name"] for c in after["ghost"]["face_up"])
+        # From the event, not the state: an undone deal is described with a state it never changed.
+        cards = data.get("face_up") or []
+        names = ", ".join(deck.canonical_name(c.get("name") if isinstance(c, dict) else c) for c in cards)
         line = f"The ghost's face-up cards: {names}"
-        if after["ghost"]["three_magicians"]:
+        if deck.magician_count([c.get("name") if isinstance(c, dict) else c for c in cards]) >= deck.MAGICIANS_THAT_MISFIRE:
             line += " (three Magicians: deal the ghost again)"
         return line
     return ""

@@ -54,7 +54,7 @@ CHARACTERS = (
                "card. Named it right? They are out of the round."},
 )
 # What a tile on a phone has room for, and the card's entry id in the rules lookup.
-SHORT_NAMES = {MALORY: "Malory", LANA: "Lana", RAY: "Ray", PAM: "Pam", CHERYL: "Cheryl/Carol",
+SHORT_NAMES = {MALORY: "Malory", LANA: "Lana", RAY: "Ray", PAM: "Pam", CHERYL: "Cheryl",
                CYRIL: "Cyril", KRUEGER: "Krueger", ARCHER: "Archer"}
 RULE_IDS = {MALORY: "malory-archer", LANA: "lana-kane", RAY: "ray-gillette", PAM: "pam-poovey",
             CHERYL: "cheryl-tunt", CYRIL: "cyril-figgis", KRUEGER: "dr-krueger",
@@ -85,6 +85,7 @@ SECRET_LABELS = {
     "taken_by_ray": "taken by Ray; the top card of the deck replaced it",
     "gone": "gone: no secret character this round",
 }
+SECRET_SHORT = {"on_table": "On the table", "taken_by_ray": "Replaced", "gone": "Gone"}
 OUT_REASONS = {
     MALORY: "played Malory Archer",
     ARCHER: "named by Sterling Archer",
@@ -904,7 +905,8 @@ def _round_view(state):
         "protected": list(r["protected"]),
         "secret": {"status": r["secret"]["status"], "seat": r["secret"]["seat"],
                    "reshuffled": r["secret"]["reshuffled"],
-                   "label": SECRET_LABELS[r["secret"]["status"]]},
+                   "label": SECRET_LABELS[r["secret"]["status"]],
+                   "short": SECRET_SHORT[r["secret"]["status"]]},
         "plays": [dict(p, text=play_text(state, p)) for p in r["plays"]],
         "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
         "awaiting_hands": [s for s in still_in(state) if s not in r["hands"]]

@@ -187,7 +187,7 @@ def parse(kind, form, state, actor, rng):
         return data
     if kind == "upper_hand.change":
         seat = _form_seat(form, state, actor)
-        delta = parse_int(form.get("delta"), "The change", -MAX_STEP, MAX_STEP)
+        delta = _form_delta(form)
         if delta == 0:
             raise RuleError("The change cannot be zero.")
         reason = _choice(form.get("reason") or "", UPPER_HAND_REASONS, "a reason")
@@ -220,8 +220,12 @@ def parse(kind, form, state, actor, rng):
     if kind == "event.uta":
         return _parse_uta(form, state, rng)
     if kind == "event.woodhouse":
-        amount = parse_int(form.get("amount"), "Woodhouse's amount",
-                           -MAX_WOODHOUSE_AMOUNT, MAX_WOODHOUSE_AMOUNT)
+        if form.get("sign") in ("+", "-"):
+            amount = parse_int(form.get("amount"), "Woodhouse's amount", 1, MAX_WOODHOUSE_AMOUNT)
+            amount = amount if form["sign"] == "+" else -amount
+        else:
+            amount = parse_int(str(form.get("amount") or "").replace("\u2212", "-"),
+                               "Woodhouse's amount", -MAX_WOODHOUSE_AMOUNT, MAX_WOODHOUSE_AMOUNT)
         if amount == 0:
             raise RuleError("Woodhouse's amount cannot be zero.")
         return {"drawer": _form_drawer(form, state), "amount": amount}
@@ -239,6 +243,16 @@ def _form_seat(form, state, actor):
     seat = parse_int(raw, "The seat", 0, 2**31)
     find_seat(state, seat)
     return seat
+
+
+def _form_delta(form):
+    """A signed change: "delta" as typed (a phone's minus sign allowed), or a whole
+    "amount" with a "sign" button, since numeric phone keypads often have no minus key."""
+    if form.get("sign") in ("+", "-"):
+        amount = parse_int(form.get("amount"), "The amount", 1, MAX_STEP)
+        return amount if form["sign"] == "+" else -amount
+    raw = str(form.get("delta") if form.get("delta") is not None else "")
+    return parse_int(raw.replace("\u2212", "-"), "The change", -MAX_STEP, MAX_STEP)
 
 
 def _own_seat(form, state, actor, what):
@@ -1197,10 +1211,12 @@ def leader_preview(state):
     if CONTROL_ROOM in state["locations"] and holder in ids:
         if first_at(state, CONTROL_ROOM) == holder:
             text = f"{_name(state, holder)} leads the Mission: first into the {CONTROL_ROOM}."
+            short = f"first into the {CONTROL_ROOM}"
         else:
             text = (f"{_name(state, holder)} keeps the Mission Leader Token unless someone "
                     f"enters the {CONTROL_ROOM} first.")
-        return {"seat": holder, "tied": [], "text": text}
+            short = f"keeps it unless someone enters the {CONTROL_ROOM} first"
+        return {"seat": holder, "tied": [], "text": text, "short": short}
     if not ids:
         return None
     least = min(state["upper_hand"][s] for s in ids)
@@ -1209,11 +1225,18 @@ def leader_preview(state):
               else "nobody holds the Mission Leader Token yet")
     if len(tied) == 1:
         text = (f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}.")
-        return {"seat": tied[0], "tied": [], "text": text}
-    names = " and ".join(_name(state, s) for s in tied)
+        short = f"{_name(state, tied[0])} has the least Upper Hand ({least}) right now"
+        return {"seat": tied[0], "tied": [], "text": text, "short": short}
+    names = _names_and(state, tied)
     text = (f"{names} tie for the least Upper Hand ({least}), as {reason}: the app rolls "
             f"off between them when the Mission starts.")
-    return {"seat": None, "tied": tied, "text": text}
+    short = f"least Upper Hand decides; {names} tie at {least} (roll-off)"
+    return {"seat": None, "tied": tied, "text": text, "short": short}
+
+
+def _names_and(state, seats):
+    names = [_name(state, s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def event_previews(state):

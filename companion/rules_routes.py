@@ -1,0 +1,428 @@
+"""Rules lookup screens: search as you type, one page per entry, quick references, and the
+table's own text ("from your box") for what is printed only on components.
+
+One URL serves the whole page or, for htmx, just a fragment:
+  - the search box asks for its results list (HX-Target: rules-results);
+  - the tray over a game screen (a "?" link or the bar's "Rules") asks for the panel or
+    the entry without the page around it.
+The box forms carry no table token (the lookup belongs to no table): a cross-site POST is
+refused by access.same_origin_only, and each form carries a token of its own, an HMAC of
+what it writes with the app's secret key.
+"""
+
+import hashlib
+import hmac
+import json
+import re
+
+from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+                   request, url_for)
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from . import box
+from .db import get_db
+from .games import assassins_deck as deck
+from .games import danger_zone as dz
+from .games.base import RuleError
+from .rules import search as rules
+
+bp = Blueprint("rules", __name__)
+
+RESULTS_TARGET = "rules-results"
+RESULT_LIMIT = 25
+SNIPPET = 120                      # characters of an entry's text shown under a result
+IMPORT_MAX_BYTES = 1024 * 1024     # a full export of every box text fits several times over
+DECK_ENTRY = ("assassins", "deck-list")
+# Browse order on a game's page: how to play first, the app's own readings last.
+GROUPS = (("rule", "How to play"), ("card", "Cards"), ("table", "Tables by player count"),
+          ("missing", "Printed on your component"), ("reading", "The app's readings"))
+
+
+# --- small helpers ----------------------------------------------------------------------
+
+def fragment_target():
+    """The htmx target of this request, "" for a whole page (a history restore is one too)."""
+    if not request.headers.get("HX-Request") or request.headers.get("HX-History-Restore-Request"):
+        return ""
+    return request.headers.get("HX-Target") or "tray-body"
+
+
+def form_token(purpose):
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, f"rules-box:{purpose}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def check_token(purpose):
+    # Bytes: compare_digest refuses str with non-ASCII characters (a 500, not a 403).
+    if not hmac.compare_digest(request.form.get("token", "").encode(), form_token(purpose).encode()):
+        abort(403, "This form is out of date or came from another site. Reload the page and try again.")
+
+
+def game_title(game):
+    return next((g["title"] for g in rules.games() if g["slug"] == game), game)
+
+
+@bp.app_template_filter("rule_snippet")
+def snippet(text, size=SNIPPET):
+    """The start of an entry's text on one line; lines that end without a stop get a " · "."""
+    lines = [" ".join(line.split()) for line in (text or "").splitlines() if line.strip()]
+    flat = ""
+    for line in lines:
+        flat += ("" if not flat else " " if flat[-1] in ".!?:;…" else " · ") + line
+    return flat if len(flat) <= size else flat[:size].rsplit(" ", 1)[0] + "…"
+
+
+@bp.app_template_filter("rule_paragraphs")
+def rule_paragraphs(text):
+    """Text as paragraphs of lines: a blank line starts a paragraph, a newline a line.
+    Returns plain strings; the template escapes them."""
+    out = []
+    for block in re.split(r"\n\s*\n", (text or "").strip()):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if lines:
+            out.append(lines)
+    return out
+
+
+@bp.app_template_filter("rule_line")
+def rule_line(line):
+    """(head, rest) of a quick-reference line: "Draft: 7 cards each" -> ("Draft", "7 cards each")."""
+    head, sep, rest = line.partition(": ")
+    if sep and 0 < len(head) <= 48:
+        return head, rest
+    return None, line
+
+
+def table_body(entry):
+    """An entry's text without its first paragraph when that paragraph only repeats the table."""
+    table = entry.get("table")
+    paragraphs = re.split(r"\n\s*\n", entry["body"].strip())
+    if not table or not paragraphs:
+        return entry["body"]
+    lines = [line for line in paragraphs[0].splitlines() if line.strip()]
+    rows = table.get("rows", [])
+    repeats = len(lines) == len(rows) and all(
+        all(str(cell) in line for cell in row.values()) for line, row in zip(lines, rows))
+    return "\n\n".join(paragraphs[1:]) if repeats else entry["body"]
+
+
+# --- "from your box": reading, checking and writing the table's own text ----------------
+
+def deck_lines(body):
+    """The stored Age of Assassins deck list as [{"number", "name", "copies"}], or None."""
+    try:
+        return deck.import_deck_list(body)
+    except RuleError:
+        return None
+
+
+def readable(game, entry, body):
+    """Stored text as people read it (the deck list is kept as JSON for the ghost deal)."""
+    if (game, entry) == DECK_ENTRY:
+        cards = deck_lines(body)
+        if cards:
+            return "\n".join(f"{c['number']} {c['name']} ×{c['copies']}" for c in cards)
+    return body
+
+
+def box_items(db, game=None):
+    """The table's text as search.search wants it: [{game, id, title, body}]."""
+    stored = box.export(db)["entries"]
+    items = []
+    for row in stored:
+        if game and row["game"] != game:
+            continue
+        shipped = rules.get(row["game"], row["entry"])
+        items.append({"game": row["game"], "id": row["entry"],
+                      "title": shipped["title"] if shipped else row["entry"],
+                      "body": readable(row["game"], row["entry"], row["body"])})
+    return items
+
+
+_DECK_LINE = re.compile(r"^\s*#?(\d+)\s*[.,:;)\-–]?\s*(.+?)\s*[,;:]?\s*[x×*]?\s*(\d+)\s*(?:copies|copy)?\s*$", re.I)
+
+
+def parse_deck_text(text):
+    """A deck list typed one card a line ("1 Magician 5": number, name, copies) or pasted as
+    JSON, checked by the game's own rules data; RuleError says what is wrong."""
+    if text.lstrip().startswith(("[", "{")):
+        return deck.import_deck_list(text)
+    cards = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        found = _DECK_LINE.match(line)
+        if not found:
+            raise RuleError(f"Line {n} should read number, name, copies (like “1 Magician 5”).")
+        cards.append({"number": found.group(1), "name": found.group(2), "copies": found.group(3)})
+    return deck.validate_deck_list(cards)
+
+
+def dice_text(text):
+    """Skill dice typed for a Danger Zone character, in the one form the odds helper reads."""
+    found = dz.parse_typed_dice(text)
+    if set(found) != set(dz.SKILLS):
+        raise RuleError("Type all four skills with their dice, 1 to 3 each: "
+                        "Booze N, Guns N, Sex N, Smarts N.")
+    return ", ".join(f"{skill} {found[skill]}" for skill in dz.SKILLS)
+
+
+def checked_text(game, entry, text):
+    """The text to store for one "missing" entry, or RuleError. Empty text means remove."""
+    text = (text or "").replace("\r\n", "\n").strip()
+    if not text:
+        return ""
+    if len(text) > box.MAX_BODY:
+        raise RuleError(f"That text is too long: at most {box.MAX_BODY} characters.")
+    if (game, entry) == DECK_ENTRY:
+        return json.dumps(parse_deck_text(text), separators=(",", ":"))
+    if game == dz.SLUG and entry.endswith("-dice"):
+        return dice_text(text)
+    return text
+
+
+def box_entry(game, entry_id):
+    """The shipped entry a table may type text for, or None."""
+    entry = rules.get(game, entry_id)
+    return entry if entry and entry["kind"] == "missing" else None
+
+
+def import_box(db, text):
+    """Merge an exported box file: every entry checked first, then all stored or none."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):
+        raise RuleError("That is not a Table Companion “from your box” file (it is not JSON).") from None
+    items = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise RuleError("That file has no list of entries: export one from this page and try again.")
+    if len(items) > box.MAX_IMPORT_ENTRIES:
+        raise RuleError(f"That file has {len(items)} entries; at most {box.MAX_IMPORT_ENTRIES} can be imported.")
+    clean = []
+    for n, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("game", "entry", "body")):
+            raise RuleError(f"Entry {n} in that file needs a game, an entry and a text.")
+        game, entry = item["game"], item["entry"]
+        if not box_entry(game, entry):
+            raise RuleError(f"Entry {n} in that file is for “{game[:40]} / {entry[:80]}”, which is not "
+                            "something the rules lookup asks for.")
+        try:
+            body = checked_text(game, entry, item["body"])
+        except RuleError as error:
+            raise RuleError(f"{box_entry(game, entry)['title']}: {error}") from None
+        clean.append({"game": game, "entry": entry, "body": body})
+    return box.import_json(db, json.dumps({"entries": clean}))
+
+
+# --- the pages --------------------------------------------------------------------------
+
+def fold_box(results):
+    """Search results as cards: the table's text rides on its entry's card."""
+    cards = []
+    for e in results:
+        if e["source"] == "box" and cards and (cards[-1]["entry"]["game"], cards[-1]["entry"]["id"]) == (e["game"], e["id"]):
+            cards[-1]["box"] = e
+        else:
+            cards.append({"entry": e, "box": None})
+    return cards
+
+
+def run_search(game):
+    """(context, status) for the search part of /rules or /rules/<game>."""
+    q = request.args.get("q", "")
+    context = {"q": q[: rules.MAX_QUERY * 2], "cards": [], "message": None}
+    if not q.strip():
+        return context, 200
+    try:
+        found = rules.search(q, game=game, limit=RESULT_LIMIT, box=box_items(get_db(), game))
+    except rules.QueryError as error:
+        context["message"] = str(error)
+        return context, 400
+    context["cards"] = fold_box(found)
+    if not found:
+        context["message"] = "Nothing found. Try fewer words, a card number or a name."
+    return context, 200
+
+
+def browse(game):
+    """A game's entries grouped for reading without a search."""
+    stored = box.for_game(get_db(), game)
+    everything = rules.entries(game)
+    groups = []
+    for kind, heading in GROUPS:
+        items = [dict(e, typed=e["id"] in stored) for e in everything if e["kind"] == kind]
+        if items:
+            groups.append({"kind": kind, "heading": heading, "entries": items})
+    return groups
+
+
+def render_lookup(game):
+    """/rules and /rules/<game>: the page, the tray panel, or just the results."""
+    context, status = run_search(game)
+    context.update(game=game, title=game_title(game) if game else None, games=rules.games(),
+                   search_url=url_for("rules.game", game=game) if game else url_for("rules.index"),
+                   groups=browse(game) if game and not context["q"].strip() else None,
+                   quickref=rules.quickref(game) if game else None)
+    target = fragment_target()
+    if target == RESULTS_TARGET:
+        return render_template("rules/_results.html", **context), status
+    if target:
+        return render_template("rules/_panel.html", tray=True, **context), status
+    return render_template("rules/lookup.html", tray=False, **context), status
+
+
+def not_found(game, message):
+    context = {"game": game, "title": game_title(game) if game else None, "games": rules.games(),
+               "message": message, "q": "", "cards": [],
+               "search_url": url_for("rules.game", game=game) if game else url_for("rules.index")}
+    template = "rules/_not_found.html" if fragment_target() else "rules/not_found.html"
+    return render_template(template, tray=bool(fragment_target()), **context), 404
+
+
+def entry_context(game, entry, box_text=None, **extra):
+    context = {"game": game, "title": game_title(game), "entry": entry,
+               "related": [r for r in (rules.get(game, rid) for rid in entry.get("related", ())) if r],
+               "table_text": table_body(entry) if entry.get("table") else None,
+               "share_url": share_url(game, entry["id"])}
+    if entry["kind"] == "missing":
+        context.update(box_form(game, entry, box_text))
+    # A card whose details live in a related missing entry (a character's skill dice) shows
+    # what the table typed there too, so one tap answers the question.
+    typed = [r for r in context["related"] if r["kind"] == "missing"]
+    stored = box.for_game(get_db(), game) if typed else {}
+    context["related_box"] = [{"entry": r, "text": readable(game, r["id"], stored[r["id"]])}
+                              for r in typed if r["id"] in stored]
+    context.update(extra)
+    return context
+
+
+def share_url(game, entry_id):
+    """The entry's address as another phone on the LAN would type it."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for("rules.entry", game=game, entry=entry_id)
+
+
+def box_form(game, entry, stored, text=None, error=None, notice=None):
+    """What the "from your box" part of a missing entry shows."""
+    is_deck = (game, entry["id"]) == DECK_ENTRY
+    shown = readable(game, entry["id"], stored) if stored else None
+    return {"box": {"stored": shown, "cards": deck_lines(stored) if is_deck and stored else None,
+                    "text": text if text is not None else (shown or ""), "error": error,
+                    "notice": notice, "max": box.MAX_BODY, "token": form_token(f"{game}/{entry['id']}"),
+                    "url": url_for("rules.box_save", game=game, entry=entry["id"]),
+                    "hint": ("One card a line: number, name, copies (like “1 Magician 5”)."
+                             if is_deck else entry.get("box_hint"))}}
+
+
+@bp.get("/rules")
+def index():
+    return render_lookup(None)
+
+
+@bp.get("/rules/<game>")
+def game(game):
+    if game not in rules.GAMES:
+        return not_found(None, f"There is no game called “{game[:60]}” in the rules lookup.")
+    return render_lookup(game)
+
+
+@bp.get("/rules/<game>/<entry>")
+def entry(game, entry):
+    if game not in rules.GAMES:
+        return not_found(None, f"There is no game called “{game[:60]}” in the rules lookup.")
+    found = rules.get(game, entry)
+    if found is None:
+        return not_found(game, f"{game_title(game)} has no rules entry called “{entry[:80]}”. Search for it instead.")
+    stored = box.get(get_db(), game, entry) if found["kind"] == "missing" else None
+    context = entry_context(game, found, stored, tray=bool(fragment_target()))
+    if request.args.get("saved") and "box" in context:
+        context["box"]["notice"] = "Saved. Every table on this server will see it."
+    if fragment_target():
+        return render_template("rules/_entry.html", **context)
+    template = "rules/quickref.html" if found["kind"] == "quickref" else "rules/entry.html"
+    return render_template(template, **context)
+
+
+@bp.post("/rules/<game>/<entry>/box")
+def box_save(game, entry):
+    found = box_entry(game, entry) if game in rules.GAMES else None
+    if found is None:
+        abort(404, "The rules lookup keeps no box text for that entry.")
+    check_token(f"{game}/{entry}")
+    db = get_db()
+    posted = request.form.get("text", "")
+    try:
+        box.put(db, game, entry, checked_text(game, entry, posted))
+    except RuleError as error:
+        form = box_form(game, found, box.get(db, game, entry), text=posted[: box.MAX_BODY * 2],
+                        error=str(error))
+        if fragment_target():
+            return render_template("rules/_box.html", game=game, entry=found, tray=True, **form), 422
+        context = entry_context(game, found, tray=False)
+        context.update(form)
+        return render_template("rules/entry.html", **context), 422
+    if fragment_target():
+        stored = box.get(db, game, entry)
+        notice = "Saved. Every table on this server will see it." if stored else "Removed."
+        return render_template("rules/_box.html", game=game, entry=found, tray=True,
+                               **box_form(game, found, stored, notice=notice))
+    return redirect(url_for("rules.entry", game=game, entry=entry, saved=1) + "#box", 303)
+
+
+# --- the whole box: overview, export, import --------------------------------------------
+
+def render_box_page(status=200, error=None, notice=None, text=""):
+    stored = {(r["game"], r["entry"]) for r in box.export(get_db())["entries"]}
+    sections = [{"game": g["slug"], "title": g["title"],
+                 "entries": [dict(e, typed=(g["slug"], e["id"]) in stored) for e in rules.missing(g["slug"])]}
+                for g in rules.games()]
+    return render_template("rules/box.html", sections=sections, count=len(stored), error=error,
+                           notice=notice, text=text, token=form_token("import"),
+                           max_kb=IMPORT_MAX_BYTES // 1024), status
+
+
+@bp.get("/rules/box")
+def box_page():
+    imported = request.args.get("imported", "")
+    notice = f"Imported {imported} entries." if imported.isdigit() else None
+    return render_box_page(notice=notice)
+
+
+@bp.get("/rules/box.json")
+def box_export():
+    response = make_response(json.dumps(box.export(get_db()), ensure_ascii=False, indent=2))
+    response.headers["Content-Type"] = "application/json; charset=utf-8"
+    response.headers["Content-Disposition"] = 'attachment; filename="table-companion-box.json"'
+    return response
+
+
+@bp.get("/rules/box/import")
+def box_import_page():
+    return redirect(url_for("rules.box_page"))
+
+
+@bp.post("/rules/box/import")
+def box_import():
+    # An export can outgrow the app's usual form limit; this view alone reads up to 1 MB.
+    request.max_content_length = IMPORT_MAX_BYTES
+    request.max_form_memory_size = IMPORT_MAX_BYTES
+    too_big = f"That file is too big: an export is at most {IMPORT_MAX_BYTES // 1024} KB. Nothing was imported."
+    try:
+        form, files = request.form, request.files
+    except RequestEntityTooLarge:
+        return render_box_page(413, error=too_big)
+    check_token("import")
+    upload = files.get("file")
+    raw = upload.read(IMPORT_MAX_BYTES + 1) if upload and upload.filename else form.get("json", "").encode()
+    if len(raw) > IMPORT_MAX_BYTES:
+        return render_box_page(413, error=too_big)
+    if not raw.strip():
+        return render_box_page(422, error="Pick an exported file, or paste its text, then import.")
+    try:
+        count = import_box(get_db(), raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return render_box_page(422, error="That file is not text: export one from this page and try again.")
+    except RuleError as error:
+        return render_box_page(422, error=f"{error} Nothing was imported.",
+                               text=form.get("json", "")[:20000])
+    return redirect(url_for("rules.box_page", imported=count), 303)

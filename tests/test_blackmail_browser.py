@@ -1,0 +1,137 @@
+"""Once You Go Blackmail... in a real browser: three phones (separate contexts) play a game card
+by card: a deck-out round that ends in a tie, a Dr. Krueger round, then to a game win.
+The cards of the first two rounds are tapped on the phone whose turn it is; the last two
+rounds are driven from the host page, which may act for any seat."""
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+MALORY, LANA, RAY, PAM, CHERYL, CYRIL, KRUEGER, ARCHER = 8, 7, 6, 5, 4, 3, 2, 1
+
+
+def sit_down(phone, url, name):
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button:has-text('Sit down')")
+    phone.wait_for_url("**/me")
+
+
+def play(page, card, played, target=None, named=None, dropped=None, button=None):
+    """Tap a card in the play form, fill what it asks, submit; wait until it is logged."""
+    box = f"details[data-card='{card}']"
+    page.click(f"{box} > summary")
+    if target:
+        page.click(f"{box} label.pill:has-text('{target}')")
+    if named:
+        page.click(f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])")
+    if dropped:
+        page.click(f"{box} fieldset:has(input[name=discarded]) label:has(input[value='{dropped}'])")
+    page.click(f"{box} {button or 'button.big'}")
+    page.wait_for_selector(f".bm-plays li[data-play='{played}']")
+
+
+def my_turn(page):
+    page.wait_for_selector(".bm-turn.mine")
+    return page
+
+
+def vp(page, name):
+    return page.locator(f".bm-seats li.seat:has(.name:text-is('{name}')) [data-vp]")
+
+
+def wait_vp(pages, name, value):
+    for page in pages:
+        page.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) [data-vp]:text-is('{value}')")
+
+
+def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_server, new_phone):
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    host.click("button[value=blackmail]")
+    host.wait_for_url("**/host")
+    code = host.url.split("/")[-2]
+    ana, bo, cy = new_phone(), new_phone(), new_phone(color_scheme="light")
+    for phone, name in ((ana, "Ana"), (bo, "Bo"), (cy, "Cy")):
+        sit_down(phone, f"{live_server.url}/t/{code}", name)
+    screen = new_phone("Desktop Chrome")
+    screen.goto(f"{live_server.url}/t/{code}/screen")
+    phones = {"Ana": ana, "Bo": bo, "Cy": cy}
+    everyone = [host, ana, bo, cy, screen]
+
+    # Setup on the host: full tracking, Ana first.
+    host.wait_for_selector(".bm-setup label.pill:has-text('Cy')")
+    host.click("label.mode:has-text('Full tracking')")
+    host.click(".bm-setup label.pill:has-text('Ana')")
+    host.click(".bm-setup button.big")
+    for page in everyone:
+        page.wait_for_selector("[data-deck]:text-is('11')")   # 16 - secret - 3 dealt - Ana's draw
+    assert screen.locator(".bm-scores h2").inner_text().endswith("4 to win")
+
+    # Round 1, card by card from the phones. Ana hides behind Cheryl/Carol.
+    ana.wait_for_selector(".bm-turn.mine")
+    assert bo.locator(".bm-play").count() == 0                 # not Bo's turn: no play form
+    play(ana, CHERYL, 1, button="button[value=protect]")
+    bo.wait_for_selector(".bm-turn.mine")
+    assert bo.locator("li.seat:has(.name:text-is('Ana')) .badge.shield").count() == 1
+    # Sterling Archer offers only Cy: Ana is protected, Bo cannot pick himself.
+    assert bo.locator(f"details[data-card='{ARCHER}'] label.pill").all_text_contents() == ["Cy"]
+    play(bo, ARCHER, 2, target="Cy", named=PAM, button="button[value=no]")
+    # Ray on Bo: Bo drops Malory Archer, which does nothing (he stays in), and takes the secret.
+    cy.wait_for_selector(".bm-turn.mine")
+    play(cy, RAY, 3, target="Bo", dropped=MALORY)
+    screen.wait_for_selector("[data-secret='taken_by_ray']")
+    assert screen.locator("[data-count='8'] [data-left]").inner_text() == "0"
+    assert screen.locator("li.seat.out").count() == 0
+    assert screen.locator("[data-deck]").inner_text() == "7"    # 3 turns, Ray's new secret, Ana's draw
+    ana.wait_for_selector(".bm-turn.mine")
+    assert ana.locator("li.seat:has(.name:text-is('Ana')) .badge.shield").count() == 0   # her turn came
+    play(ana, PAM, 4, target="Cy", dropped=LANA)
+    play(my_turn(bo), PAM, 5, target="Bo", dropped=KRUEGER)
+    play(my_turn(cy), CHERYL, 6, button="button[value=look]")
+    play(my_turn(ana), KRUEGER, 7, named=MALORY, button="button[value=no]")
+    play(my_turn(bo), ARCHER, 8, target="Cy", named=CYRIL,
+         button="button[value=no]")
+    play(my_turn(cy), ARCHER, 9, target="Ana", named=PAM,
+         button="button[value=no]")
+
+    # Deck out: each phone taps the card in hand. Pam is all face up, so Cy cannot pick it.
+    for page in everyone:
+        page.wait_for_selector("[data-deck]:text-is('0')")
+    assert cy.locator(f".bm-hands button[value='{PAM}']").is_disabled()
+    for name, card in (("Ana", CYRIL), ("Bo", CYRIL), ("Cy", ARCHER)):
+        phones[name].click(f".bm-hands button[value='{card}']")
+        screen.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) .badge.hand")
+    screen.wait_for_selector(".bm-result")
+    assert "tie" in screen.locator(".result-text").inner_text()
+    cy.click(".bm-result button.big")                  # one tap confirms, from any phone
+    wait_vp(everyone, "Ana", 1)
+    wait_vp(everyone, "Bo", 1)
+    assert vp(screen, "Cy").inner_text() == "0"
+
+    # Round 2: the first player is drawn between Ana and Bo; they name the secret with Krueger.
+    host.wait_for_selector(".bm-round h2:text-is('Round 2')")
+    first = host.locator(".bm-seats li.seat.turn .name").inner_text()
+    assert first in ("Ana", "Bo")
+    assert "picked at random among" in host.locator(".bm-sub").inner_text()
+    phone = phones[first]
+    phone.wait_for_selector(".bm-turn.mine")
+    play(phone, KRUEGER, 1, named=LANA, button="button[value=yes]")
+    screen.wait_for_selector(".bm-result")
+    assert screen.locator(".result-text").inner_text() == f"{first} wins the round."
+    phone.click(".bm-result button.big")
+    wait_vp(everyone, first, 2)
+
+    # Rounds 3 and 4 from the host page, which plays for the seat whose turn it is.
+    for round_no, points in ((3, 3), (4, 4)):
+        host.wait_for_selector(f".bm-round h2:text-is('Round {round_no}')")
+        assert host.locator(".bm-seats li.seat.turn .name").inner_text() == first
+        play(host, KRUEGER, 1, named=MALORY, button="button[value=yes]")
+        host.click(".bm-result button.big")
+        wait_vp(everyone, first, points)
+
+    for page in everyone:
+        page.wait_for_selector(".bm-winner")
+        assert f"{first} wins the game!" in " ".join(page.locator(".bm-winner h2").inner_text().split())
+    assert screen.locator(".rounds-won [data-won]").count() == 3
+    assert host.locator(".bm-setup button.big").is_enabled()      # a rematch is one tap away
