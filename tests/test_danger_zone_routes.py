@@ -361,12 +361,13 @@ def test_digital_dice_and_roll_off(host, join):
     refused(bo.act("dice.roll", dice=4), "between 1 and 3")
 
 
-def test_odds_table_and_typed_dice_from_the_box(app, host, join):
+@pytest.mark.parametrize("entry", ["dice-lana", "lana-dice"])  # the rules lookup's own id too
+def test_odds_table_and_typed_dice_from_the_box(app, host, join, entry):
     ana, bo, cy = table(host, join)
     page = board(cy)
     assert "dz-odds-table" in page and "2.8%" in page  # 2 dice, difficulty 12
     with app.app_context():
-        box.put(get_db(), "danger-zone", "dice-lana", "Booze 2, Guns 3, Sex 1, Smarts 2")
+        box.put(get_db(), "danger-zone", entry, "Booze 2, Guns 3, Sex 1, Smarts 2")
     start(host)
     next_phase(host)
     ok(host.act("challenge.draw", type_1="Guns", difficulty_1=10, reward_1=3))
