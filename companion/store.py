@@ -358,8 +358,11 @@ def load(db, table):
 def export(db, table):
     """Everything about a table as JSON-ready data: seats, every event, the final state."""
     folded = load(db, table)
+    # The host may be a player too: what a game keeps secret stays out of the export.
+    public = getattr(table.module, "public_data", lambda kind, data: data)
+    events = [dict(e, data=public(e["kind"], e["data"])) for e in _events(db, table)]
     return {"code": table.code, "game": table.game, "options": table.options,
-            "seats": folded.state["seats"], "events": _events(db, table),
+            "seats": folded.state["seats"], "events": events,
             "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
 
 

@@ -31,6 +31,52 @@
     if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
   });
 
+  // A live refresh re-renders the board; it must not close what a player has open or wipe
+  // what they are typing. Open <details> and edited fields are keyed by their place in the
+  // page and put back after the swap (only for refreshes: a submitted form starts fresh).
+  function keyOf(el, all) {
+    var label = el.tagName === "DETAILS"
+      ? (el.id || (el.querySelector("summary") || {}).textContent || "")
+      : ((el.form && el.form.getAttribute("action")) || "") + "|" + el.name;
+    var n = 0;
+    for (var i = 0; i < all.length && all[i] !== el; i++) if (all[i].dataset.keepKey === label) n++;
+    el.dataset.keepKey = label;
+    return label + "#" + n;
+  }
+  var kept = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var live = event.detail.target;
+    kept = null;
+    if (!live || live.id !== "live-body" || event.detail.requestConfig.verb !== "get") return;
+    kept = { open: {}, values: {}, focus: null };
+    var details = live.querySelectorAll("details");
+    details.forEach(function (d) { var k = keyOf(d, details); if (d.open) kept.open[k] = true; });
+    var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
+    fields.forEach(function (f) {
+      var k = keyOf(f, fields);
+      var changed = f.type === "checkbox" || f.type === "radio" ? f.checked !== f.defaultChecked
+        : f.tagName === "SELECT" ? !Array.from(f.options).every(function (o) { return o.selected === o.defaultSelected; })
+        : f.value !== f.defaultValue;
+      if (changed) kept.values[k] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+      if (f === document.activeElement) kept.focus = k;
+    });
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var live = document.getElementById("live-body");
+    if (!kept || !live || event.detail.elt.id !== "live-body") return;
+    var details = live.querySelectorAll("details");
+    details.forEach(function (d) { if (kept.open[keyOf(d, details)]) d.open = true; });
+    var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
+    fields.forEach(function (f) {
+      var k = keyOf(f, fields);
+      if (k in kept.values) {
+        if (f.type === "checkbox" || f.type === "radio") f.checked = kept.values[k]; else f.value = kept.values[k];
+      }
+      if (k === kept.focus) f.focus();
+    });
+    kept = null;
+  });
+
   // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
   function refreshLive() {
     var live = document.getElementById("live-body");

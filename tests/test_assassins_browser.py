@@ -1,5 +1,6 @@
 """Age of Assassins in real browsers: three phones (one of them the host) and the table screen,
-with the ghost, through two rounds with a kill, to the end of the game."""
+with the ghost, through two rounds with a kill, to the end of the game. Every phone is its own
+browser context (its own cookies); changes reach the others through the live stream."""
 
 import json
 
@@ -40,8 +41,6 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     join(cy, f"{live_server.url}/t/{code}", "Cy")
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
-    for page in (ana, bo, cy):
-        page.on("dialog", lambda dialog: dialog.accept())   # the kill and bank confirmations
 
     # The host types the deck list in once (here by pasting JSON), from the board.
     ana.wait_for_selector(seat("Cy"))
@@ -80,7 +79,8 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     bo.wait_for_selector(f"{seat('Bo')} [data-prelim]:text-is('2')")
     cy.click("[aria-label='Cy plus 1 preliminary']")
     cy.wait_for_selector(f"{seat('Cy')} [data-prelim]:text-is('1')")
-    cy.click("[aria-label='Kill Bo']")
+    cy.click("[aria-label='Kill Bo']")                       # opens the confirmation in the page
+    cy.click(f"{seat('Bo')} [data-confirm]")
     for page in (ana, bo, cy, screen):
         page.wait_for_selector(f"{seat('Bo')} [data-killed]")
     assert bo.locator(f"{seat('Bo')} [data-prelim]").inner_text() == "0"
@@ -90,6 +90,8 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     cy.click("button[aria-label='Resolve number 6']")
     ana.wait_for_selector(".aoa-numbers [aria-current=step]:text-is('6')")
     ana.click("[data-bank]")
+    assert "Ana banks 3" in ana.locator("[data-bank-summary]").inner_text()
+    ana.click("[data-bank-summary] [data-confirm]")
     for page in (ana, bo, cy, screen):
         page.wait_for_selector("[data-round]:text-is('2')")
     assert [screen.locator(f"{seat(n)} [data-real]").inner_text() for n in ("Ana", "Bo", "Cy")] == ["3", "0", "1"]
@@ -111,6 +113,7 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
         page.click(f"{seat(name)} button:has-text('preliminary points')")
         page.wait_for_selector(f"{seat(name)} [data-prelim]:text-is('{amount}')")
     bo.click("[data-bank]")
+    bo.click("[data-bank-summary] [data-confirm]")
     for page in (ana, bo, cy, screen):
         page.wait_for_selector("[data-result]")
     banner = screen.locator("[data-result]").inner_text()

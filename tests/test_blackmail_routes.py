@@ -163,7 +163,7 @@ def test_only_the_phone_whose_turn_it_is_gets_the_play_form(game):
     assert html.count('<details class="card-pick"') == 8
     assert "data-play-for" not in text(bo.page()) and "Waiting for Ana to play" in text(bo.page())
     host_html = text(host.page("/host"))
-    assert "Tap the card Ana played" in host_html
+    assert "Record the card for Ana" in host_html and "Tap the card Ana played" in host_html
     assert f'<input type="hidden" name="seat" value="{ana.seat}">' in host_html
     screen = text(host.client.get(f"/t/{host.code}/screen"))
     assert "<form" not in screen.split('id="live-body"')[1] and "Card count" in screen
@@ -380,3 +380,16 @@ def test_help_links_point_at_entries_of_the_rules_lookup(game):
     html = text(ana.page())
     linked = set(re.findall(r'href="/rules/blackmail/([a-z0-9-]+)"', html))
     assert len(linked) >= 10 and linked <= entries
+
+
+def test_host_plays_unfolded_for_a_seat_without_a_phone(host, join):
+    host.start("blackmail")
+    ana = join(host, "Ana")
+    assert host.post("/seats", {"name": "Di", "page": "host"}).status_code == 200
+    di = next(s["id"] for s in view(host)["seats"] if s["name"] == "Di")
+    host.act("game.start", tracking="full", first_player=di, page="host")
+    html = text(host.page("/host"))
+    assert "Record the card for" not in html and "Tap the card Di played" in html
+    assert host.act("play", card=CHERYL, choice="look", seat=di, page="host").status_code == 200
+    assert "Record the card for Ana" in text(host.page("/host"))
+    assert view(host)["target"] == 6                       # two players: 6 to win

@@ -96,3 +96,24 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
     ana.context.set_offline(False)
     ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     ana.wait_for_selector("li.seat [data-score]:text-is('3')")
+
+
+def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    host.click("button[value=generic]")
+    host.wait_for_url("**/host")
+    code = host.url.split("/")[-2]
+    ana, bo = new_phone(), new_phone()
+    join_by_url(ana, f"{live_server.url}/t/{code}", "Ana")
+    join_by_url(bo, f"{live_server.url}/t/{code}", "Bo")
+    ana.wait_for_selector("li.seat .name:text-is('Bo')")
+    ana_seat = ana.locator("li.seat:has(.name:text-is('Ana'))")
+    ana_seat.locator("summary").click()
+    ana_seat.locator("input[name=delta]").fill("7")
+    bo.click("[aria-label='Bo plus one']")  # someone else's change re-renders Ana's board
+    ana.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('1')")
+    assert ana_seat.locator("details").get_attribute("open") is not None
+    assert ana_seat.locator("input[name=delta]").input_value() == "7"
+    ana_seat.locator("button:has-text('Apply')").click()
+    ana.wait_for_selector("li.seat:has(.name:text-is('Ana')) [data-score]:text-is('7')")

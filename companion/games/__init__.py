@@ -13,6 +13,8 @@ Each module exposes:
                    ("" to leave out); before/after are the states around it
   view_for(state, viewer) -> dict        the ONLY place that decides what a viewer sees;
                    viewer is {"role": "host" | "seat" | "screen", "seat": int | None}
+  public_data(kind, data) -> dict        (optional) an event's data with secrets removed, for
+                   the host's export
 Templates live in templates/games/<slug>/board.html and render only what view_for returns.
 """
 

@@ -12,6 +12,8 @@ Event kinds (data shapes are what `parse` returns):
   draft.unpick  {"seat": int}                          take back the seat's last pick
   penalty       {"seat": int, "delta": int}            penalty chips in front of a seat
   ghost.deal    {"round": int, "face_up": [{"name", "number"}] * 4, "redeals": int, "extras": [str]}
+                parse takes the deck as a list the server read from its stored deck list
+                (assassins_routes); a posted form's text deck is refused.
   ghost.record  {"round": int, "face_up": [{"name", "number": None}] * 4}   typed after a physical deal
 """
 

@@ -71,10 +71,17 @@ def deck_list_problems(entries):
         elif name.lower() in seen:
             problems.append(f"{name} is listed twice.")
         seen[name.lower()] = name
-        try:
-            parse_int(entry.get("number"), f"{label}'s number", CARD_NUMBERS[0], CARD_NUMBERS[-1])
-        except RuleError as error:
-            problems.append(str(error))
+        # An empty field is a line not finished yet: say what is missing, not "not a number".
+        if str(entry.get("number", "")).strip() == "":
+            problems.append(f"{label} needs its number ({CARD_NUMBERS[0]}–{CARD_NUMBERS[-1]}).")
+        else:
+            try:
+                parse_int(entry.get("number"), f"{label}'s number", CARD_NUMBERS[0], CARD_NUMBERS[-1])
+            except RuleError as error:
+                problems.append(str(error))
+        if str(entry.get("copies", "")).strip() == "":
+            problems.append(f"{label} needs how many copies the deck has.")
+            continue
         try:
             copies = parse_int(entry.get("copies"), f"{label}'s copies", 1, COPIES_MAX)
         except RuleError as error:

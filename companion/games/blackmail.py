@@ -932,7 +932,7 @@ def view_for(state, viewer):
         sid = s["id"]
         row = {"id": sid, "name": s["name"], "vp": state["vp"].get(sid, 0),
                "rounds_won": won.get(sid, 0), "first": bool(r) and r["first_player"] == sid,
-               "you": sid == viewer_seat}
+               "you": sid == viewer_seat, "phone": bool(s.get("phone", True))}
         if full:
             row.update(in_round=sid not in out, out_why=OUT_REASONS.get(out[sid]["why"]) if sid in out else None,
                        out_card=out[sid]["card"] if sid in out else None,
