@@ -216,7 +216,7 @@ def test_cyril_loser_buttons_and_malory(game):
     r = rnd(host)
     assert r["result"] == {"why": "last_seat", "winners": [ana.seat], "label": "last player left in the round",
                            "text": "Ana is the last one left and wins the round."}
-    assert "Confirm: Victory Point for" in text(cy.page())
+    assert "Confirm: a Victory Point for" in text(cy.page())
 
 
 def test_malory_played_puts_her_player_out(game):
@@ -327,7 +327,9 @@ def test_tie_at_deck_out_both_score_and_the_next_first_player_is_one_of_them(gam
     assert host.act("hand", card=ARCHER, seat=cy.seat, page="host").status_code == 200
     r = rnd(host)
     assert r["result"]["why"] == "deck_out" and r["result"]["winners"] == [ana.seat, bo.seat]
-    assert "Ana and Bo tie and each win the round." in text(cy.page())
+    html = text(cy.page())
+    assert "Ana and Bo tie and each win the round." in html
+    assert "Confirm: a Victory Point each for" in html
     assert cy.act("round.confirm").status_code == 200
     state = view(host)
     assert {s["name"]: s["vp"] for s in state["seats"]} == {"Ana": 1, "Bo": 1, "Cy": 0}
