@@ -70,6 +70,7 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
 
     # Resolve: the current number on every screen; points, then a kill.
     cy.click("[data-start-resolve]")
+    cy.wait_for_selector(".aoa-numbers [aria-current=step]:text-is('1')")
     cy.click("[data-next]")
     for page in (ana, bo, screen):
         page.wait_for_selector(".aoa-numbers [aria-current=step]:text-is('2')")

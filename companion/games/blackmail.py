@@ -6,20 +6,25 @@ The table plays with its own 16 cards; the app keeps the books. A table option p
             in, Cheryl/Carol protection, the deck count, the secret character's status and the
             count of characters seen face up; it spots the round's end, and one tap
             (round.confirm) awards the Victory Points.
-Everything kept here is public at the table, so view_for has nothing to hide yet. A dealt
-mode (the app holding the deck) would add a hidden part to state["round"] and filter it in
-view_for; the public bookkeeping helpers below (_eliminate, _after_play, _close_round) are
-written to be shared with it.
+  "dealt"   the app shuffles and deals the 16 cards itself (blackmail_deal.py): each phone is
+            that player's hand, every card is carried out by the app (dealt.play), and the round
+            keeps the same public books as "full".
+The public books are shared by all modes; the dealt mode's hidden part (the deck, the hands,
+the secret character, private results) lives in state["round"]["deal"] and reaches a viewer
+only through view_for. Event data holding the shuffle is stripped from the export by
+public_data.
 """
 
 import copy
 
+from . import blackmail_deal as deal
 from .base import ROSTER_KINDS, RuleError, find_seat, next_clockwise, parse_int, seat_ids
 
 SLUG = "blackmail"
 TITLE = "Archer: Once You Go Blackmail..."
 MIN_SEATS, MAX_SEATS = 2, 4
-HOST_ONLY = {"tracking", "game.start", "game.reset"}   # table options and starting over
+# Table options, starting over, and the host taking over a turn for a phone that is away.
+HOST_ONLY = {"tracking", "game.start", "game.reset", "dealt.stand_in"}
 
 # ---------------------------------------------------------------- rules data
 
@@ -65,8 +70,9 @@ DECK_SIZE = sum(c["copies"] for c in CHARACTERS)  # 16
 SECRET_CARDS = 1
 VP_TO_WIN = {2: 6, 3: 4, 4: 3}
 
-TRACKING_MODES = ("scores", "full")
-TRACKING_LABELS = {"scores": "Scores only", "full": "Full tracking"}
+TRACKING_MODES = ("scores", "full", "dealt")
+TRACKING_LABELS = {"scores": "Scores only", "full": "Full tracking", "dealt": "The app deals"}
+CARD_BY_CARD = ("full", "dealt")   # modes that follow every card played
 
 FIRST_PICKS = {
     "table": "chosen by the table",
@@ -104,6 +110,8 @@ READINGS = (
     "If several players won the last round, the app picks the next first player among them at "
     "random.",
     "Sterling Archer or Cyril with every other player protected or out is played with no effect.",
+    "When the app deals, Lana's reshuffle takes a card from every player still in, protected "
+    "ones too: she picks no target, so Cheryl/Carol's cover does not stop her.",
 )
 
 
@@ -127,7 +135,7 @@ def vp_target(players):
 def new_state(options=None):
     tracking = (options or {}).get("tracking", "scores")
     if tracking not in TRACKING_MODES:
-        raise RuleError("Tracking must be scores only or full tracking.")
+        raise RuleError("Tracking must be scores only or full tracking, or the app dealing.")
     return {
         "seats": [],
         "tracking": tracking,      # the table option; a round keeps the mode it started with
@@ -183,7 +191,7 @@ def still_in(state):
 
 def whose_turn(state):
     r = state["round"]
-    if not r or r["tracking"] != "full" or r["stage"] != "playing":
+    if not r or r["tracking"] not in CARD_BY_CARD or r["stage"] != "playing":
         return None
     return r["turn"]
 
@@ -320,7 +328,7 @@ def parse(kind, form, state, actor, rng):
     if kind == "tracking":
         mode = str(form.get("tracking") or "").strip()
         if mode not in TRACKING_MODES:
-            raise RuleError("Pick scores only or full tracking.")
+            raise RuleError("Pick scores only or full tracking, or let the app deal.")
         return {"tracking": mode}
     if kind == "game.start":
         seats = seat_ids(state)
@@ -331,7 +339,9 @@ def parse(kind, form, state, actor, rng):
         if not _blank(form.get("tracking")):
             mode["tracking"] = str(form.get("tracking")).strip()
             if mode["tracking"] not in TRACKING_MODES:
-                raise RuleError("Pick scores only or full tracking.")
+                raise RuleError("Pick scores only or full tracking, or let the app deal.")
+        if mode.get("tracking", state["tracking"]) == deal.DEALT:
+            mode["deal"] = deal.new_deal(rng)    # recorded, so the fold deals the same cards
         choice = str(form.get("first_player") or "random").strip()
         if choice == "random":
             return {"first_player": rng.choice(seats), "picked_at_random": True, **mode}
@@ -340,6 +350,10 @@ def parse(kind, form, state, actor, rng):
         return {"first_player": first, "picked_at_random": False, **mode}
     if kind == "game.reset":
         return {}
+    if kind in deal.KINDS:
+        return deal.parse(kind, form, state, actor)
+    if kind in ("play", "hand", "round.score") and deal.is_dealt(state):
+        raise RuleError(_DEALT_REFUSAL)
     if kind == "play":
         return _parse_play(form, state, actor)
     if kind == "hand":
@@ -350,7 +364,10 @@ def parse(kind, form, state, actor, rng):
         if not r or not r["result"]:
             raise RuleError("There is no round result to confirm yet.")
         winners = list(r["result"]["winners"])
-        return {"winners": winners, **_next_first(state, winners, rng)}
+        data = {"winners": winners, **_next_first(state, winners, rng)}
+        if data["next_first_player"] is not None and state["tracking"] == deal.DEALT:
+            data["deal"] = deal.new_deal(rng)    # the next round's shuffle
+        return data
     if kind == "round.score":
         if state["phase"] != "round":
             raise RuleError("No round is being played.")
@@ -359,6 +376,10 @@ def parse(kind, form, state, actor, rng):
             raise RuleError("Tap who won the round.")
         return {"winners": winners, **_next_first(state, winners, rng)}
     raise RuleError("Unknown action.")
+
+
+_DEALT_REFUSAL = ("The app holds the cards this round: each player plays from the hand on their "
+                  "phone, and the app works out what happens.")
 
 
 def _parse_play(form, state, actor):
@@ -417,6 +438,10 @@ def apply(state, event):
         _apply_start(state, data)
     elif kind == "game.reset":
         _apply_reset(state)
+    elif kind in deal.KINDS:
+        deal.apply(state, event)
+    elif kind in ("play", "hand", "round.score") and deal.is_dealt(state):
+        raise RuleError(_DEALT_REFUSAL)
     elif kind == "play":
         _apply_play(state, event)
     elif kind == "hand":
@@ -452,7 +477,10 @@ def _apply_roster(state, kind, data):
 def _apply_tracking(state, data):
     mode = data.get("tracking")
     if mode not in TRACKING_MODES:
-        raise RuleError("Pick scores only or full tracking.")
+        raise RuleError("Pick scores only or full tracking, or let the app deal.")
+    if _in_game(state) and deal.DEALT in (mode, state["tracking"]) and mode != state["tracking"]:
+        raise RuleError("Whether the app deals is chosen when a game starts: the host can reset "
+                        "the game to change it.")
     state["tracking"] = mode
     r = state["round"]
     # A round already being tracked card by card keeps its mode; the switch applies next round.
@@ -469,7 +497,7 @@ def _apply_start(state, data):
     find_seat(state, first)
     if "tracking" in data:
         if data["tracking"] not in TRACKING_MODES:
-            raise RuleError("Pick scores only or full tracking.")
+            raise RuleError("Pick scores only or full tracking, or let the app deal.")
         state["tracking"] = data["tracking"]
     if state["phase"] == "game_over":
         state["games"].append({
@@ -480,6 +508,15 @@ def _apply_start(state, data):
     state.update(phase="round", target=target, history=[], winners=[],
                  vp={s: 0 for s in seat_ids(state)})
     _open_round(state, first, "random" if data.get("picked_at_random") else "table")
+    _deal_if_dealt(state, data)
+
+
+def _deal_if_dealt(state, data):
+    """A round opened in the dealt mode gets its cards from the deal recorded in the event."""
+    if state["round"]["tracking"] == deal.DEALT:
+        if "deal" not in data:
+            raise RuleError("This round was opened without a shuffle: start it again.")
+        deal.open_round(state, data["deal"])
 
 
 def _apply_reset(state):
@@ -741,6 +778,8 @@ def _close_round(state, winners, why, data):
         "plays": r["plays"], "out": r["out"],
         "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
         "secret": r["secret"],
+        # A dealt round's whole deal is public once it is over: the players can check it.
+        "reveal": deal.reveal(state) if r["tracking"] == deal.DEALT else None,
         "vp": [{"seat": s, "vp": state["vp"].get(s, 0)} for s in seat_ids(state)],
         "next_first_player": None if ends else nxt,
         "picked_at_random": bool(data.get("picked_at_random")) and not ends,
@@ -752,6 +791,7 @@ def _close_round(state, winners, why, data):
         return
     pick = "random_among_winners" if data.get("picked_at_random") and len(winners) > 1 else "last_winner"
     _open_round(state, nxt, pick)
+    _deal_if_dealt(state, data)
 
 
 # ---------------------------------------------------------------- text
@@ -788,9 +828,12 @@ def play_text(state, entry):
     if card in (PAM, RAY):
         whom = "themself" if target == entry["seat"] else tname
         line += f" on {whom}: {card_label(entry['discarded'])} dropped with no effect"
+        gone = entry.get("secret_gone")   # known only when the app deals
         if card == PAM:
-            return line + ", and a new card drawn."
-        return line + ", and the secret character taken."
+            return line + (", and the secret character drawn: the deck is empty." if gone
+                           else ", and a new card drawn.")
+        return line + (", and the secret character taken; none is left." if gone
+                       else ", and the secret character taken.")
     if card == LANA:
         return line + ": hands and the secret character reshuffled and dealt again."
     line += ": out of the round"
@@ -827,6 +870,13 @@ def _close_text(before, after, data):
 
 def _data_line(state, kind, data):
     """A log line from the event's own data, for an event that is not (or no longer) applied."""
+    if kind == "dealt.play":
+        # Its outcome was worked out from hidden cards: say only what was posted.
+        if data.get("card") in BY_NUMBER:
+            return f"{_name(state, data.get('seat'))} played {card_label(data['card'])}."
+        return "A card was played."
+    if kind == "dealt.stand_in":
+        return f"The host played {_name(state, data.get('seat'))}'s turn."
     if kind == "play":
         entry = {k: data.get(k) for k in ("seat", "card", "target", "named", "choice", "discarded",
                                           "eliminated", "revealed", "correct")}
@@ -845,7 +895,7 @@ def _data_line(state, kind, data):
 
 def describe(before, after, event):
     kind, data = event["kind"], event["data"]
-    if after is before and kind in ("play", "hand", "round.confirm", "round.score"):
+    if after is before and kind in ("play", "hand", "round.confirm", "round.score") + deal.KINDS:
         # Undone (or skipped) events are described from their data: the state lacks them.
         return _data_line(before, kind, data)
     if kind == "tracking":
@@ -855,12 +905,18 @@ def describe(before, after, event):
         target = VP_TO_WIN.get(len(after["seats"]), "?")
         mode = f" {TRACKING_LABELS[data['tracking']]}." if data.get("tracking") in TRACKING_LABELS else ""
         return (f"New game: {len(after['seats'])} players, {target} Victory Points to win.{mode} "
-                f"{_name(after, data['first_player'])} goes first ({how}).")
+                f"{_name(after, data['first_player'])} goes first ({how})." + _deal_text(data))
     if kind == "game.reset":
         return "The game was reset."
-    if kind == "play":
+    if kind == "dealt.stand_in":
+        return (f"The host plays {_name(after, data['seat'])}'s turn ({_name(after, data['seat'])}'s "
+                "phone is away).")
+    if kind in ("play", "dealt.play"):
         r = after["round"]
         line = play_text(after, r["plays"][-1])
+        if kind == "dealt.play" and r["result"] and r["result"]["why"] == "deck_out":
+            shown = ", ".join(f"{_name(after, s)} {card_label(c)}" for s, c in r["hands"].items())
+            line += f" The deck is empty; hands: {shown}."
         if r["result"]:
             line += " " + _result_text(after, r["result"])
         elif r["stage"] == "hands":
@@ -873,15 +929,42 @@ def describe(before, after, event):
             line += " " + _result_text(after, r["result"])
         return line
     if kind in ("round.confirm", "round.score"):
-        return _close_text(before, after, data)
+        return _close_text(before, after, data) + _deal_text(data)
+    return ""
+
+
+def _deal_text(data):
+    """The new deal's fingerprint, for the public log (its secrets stay in the event)."""
+    if "deal" not in data:
+        return ""
+    try:
+        return f" The app shuffled and dealt; fingerprint {deal.short(deal.fingerprint(data['deal']))}."
+    except (KeyError, TypeError):
+        return ""
+
+
+def public_data(kind, data):
+    """An event's data for the host's export: a deal's shuffle is replaced by its fingerprint."""
+    return deal.public_data(kind, data)
+
+
+def undo_refusal(state, kind):
+    """Why an event of this kind cannot be undone now ("" when it can).
+
+    In a game the app deals, undoing a card would let a player take back a look at hidden
+    cards, and undoing a deal would re-shuffle: both stand, like cards on a real table."""
+    dealt = state["tracking"] == deal.DEALT and (_in_game(state) or state["phase"] == "game_over")
+    if kind in deal.KINDS or (dealt and kind in ("game.start", "round.confirm")):
+        return ("In a game the app deals, cards played and deals stand: they cannot be undone. "
+                "The host can reset the game instead.")
     return ""
 
 
 # ---------------------------------------------------------------- view
 
-def _round_view(state):
+def _round_view(state, viewer=None):
     r = state["round"]
-    full = r["tracking"] == "full"
+    full = r["tracking"] in CARD_BY_CARD
     view = {
         "number": r["number"],
         "tracking": r["tracking"],
@@ -910,10 +993,12 @@ def _round_view(state):
         "plays": [dict(p, text=play_text(state, p)) for p in r["plays"]],
         "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
         "awaiting_hands": [s for s in still_in(state) if s not in r["hands"]]
-        if r["stage"] in ("hands", "over") and (not r["result"] or r["result"]["why"] == "deck_out")
-        else [],
+        if r["tracking"] == "full" and r["stage"] in ("hands", "over")
+        and (not r["result"] or r["result"]["why"] == "deck_out") else [],
         # Who each card may target right now, so a form offers only legal picks.
         "targets": {str(n): valid_targets(state, turn, n) for n in NUMBERS} if turn is not None else {},
+        # The dealt mode's hidden part, filtered for this viewer (the only place that does it).
+        "dealt": deal.view(state, viewer) if r["tracking"] == deal.DEALT else None,
     })
     return view
 
@@ -922,7 +1007,8 @@ def view_for(state, viewer):
     viewer = viewer or {}
     viewer_seat = viewer.get("seat") if viewer.get("role") == "seat" else None
     r = state["round"]
-    full = bool(r) and r["tracking"] == "full"
+    full = bool(r) and r["tracking"] in CARD_BY_CARD
+    dealt = bool(r) and r["tracking"] == deal.DEALT
     seen = seen_counts(state) if full else None
     out = {o["seat"]: o for o in r["out"]} if r else {}
     won = rounds_won(state)
@@ -962,18 +1048,22 @@ def view_for(state, viewer):
         "characters": characters,
         "seats": seats,
         "names": {str(s["id"]): s["name"] for s in state["seats"]},
-        "round": _round_view(state) if r else None,
+        "round": _round_view(state, viewer) if r else None,
         "history": [_history_view(state, h) for h in state["history"]],
         "winners": list(state["winners"]),
         "games": copy.deepcopy(state["games"]),
         "readings": list(READINGS),
         "can": {
-            "play": turn is not None and (is_host or viewer_seat == turn),
-            "enter_hand": bool(r) and full and r["stage"] in ("hands", "over")
+            "play": turn is not None and (deal.may_play(state, viewer, turn) if dealt
+                                          else is_host or viewer_seat == turn),
+            # The host takes over the turn of a player whose phone is away (confirmed, logged).
+            "stand_in": dealt and turn is not None and is_host and viewer.get("seat") != turn
+            and r["deal"]["stand_in"] != turn,
+            "enter_hand": bool(r) and r["tracking"] == "full" and r["stage"] in ("hands", "over")
             and (not r["result"] or r["result"]["why"] == "deck_out")
             and (is_host or viewer_seat in still_in(state)),
             "confirm": bool(r) and bool(r["result"]) and viewer.get("role") in ("host", "seat"),
-            "record_winners": bool(r) and viewer.get("role") in ("host", "seat"),
+            "record_winners": bool(r) and not dealt and viewer.get("role") in ("host", "seat"),
             "start": is_host and state["phase"] in ("setup", "game_over")
             and MIN_SEATS <= players <= MAX_SEATS,
         },
@@ -988,5 +1078,6 @@ def _history_view(state, h):
         "plays": [dict(p, text=play_text(state, p)) for p in h["plays"]],
         "hands": copy.deepcopy(h["hands"]), "vp": copy.deepcopy(h["vp"]),
         "next_first_player": h["next_first_player"], "picked_at_random": h["picked_at_random"],
+        "reveal": copy.deepcopy(h.get("reveal")),
     }
 
