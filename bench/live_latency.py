@@ -7,9 +7,14 @@ phone (M x N streams, read by one selector loop so the measuring side adds no th
 contention), then each phone posts a score change every `interval` seconds on average
 until `changes` changes have been posted. Prints one JSON object per change and a summary
 last: p50_ms, p95_ms, p99_ms, max_ms, missed, errors, streams, cpu_s, peak_rss_mb.
+
+With --refetch every phone also does what its page does on each message: GET its live
+fragment. Then the summary adds seen_p50_ms / seen_p95_ms: from the POST to each phone
+holding a fragment with the change in it (what a player actually sees).
 """
 
 import argparse
+import concurrent.futures
 import json
 import random
 import re
@@ -18,15 +23,61 @@ import socket
 import threading
 import time
 
-from benchlib import Server, new_table, percentile
+from benchlib import Client, Server, new_table, percentile
 
 TIMEOUT = 5.0
+
+
+class Refetcher:
+    """Phones fetching their live fragment on each message, one request in flight per phone."""
+
+    def __init__(self, tables, port, workers=32):
+        self.pool = concurrent.futures.ThreadPoolExecutor(workers)
+        self.clients, self.locks = {}, {}
+        for t, (code, phones) in enumerate(tables):
+            for p, phone in enumerate(phones):
+                client = Client(port)  # its own connection: the phone's taps use the other
+                client.cookies = dict(phone.cookies)
+                self.clients[(t, p)] = (code, client)
+                self.locks[(t, p)] = threading.Lock()
+        self.fetched = {}  # (table, phone) -> [(version in fragment, time)]
+        self.holding = {}  # (table, phone) -> newest version the phone shows
+        self.errors = 0
+
+    def posted(self, key, version):
+        """A phone's own tap answered with the fresh fragment, as the page swaps it in."""
+        self.holding[key] = max(self.holding.get(key, 0), version)
+        self.fetched.setdefault(key, []).append((version, time.perf_counter()))
+
+    def changed(self, key, version):
+        if version > self.holding.get(key, 0):  # as app.js: no re-fetch for what it shows
+            self.pool.submit(self._fetch, key, version)
+
+    def _fetch(self, key, wanted):
+        code, client = self.clients[key]
+        with self.locks[key]:
+            if self.holding.get(key, 0) >= wanted:
+                return
+            try:
+                status, _, text, _ = client.get(f"/t/{code}/live?page=player",
+                                                {"HX-Request": "true", "HX-Target": "live-body"})
+                version = int(re.search(r'data-version="(\d+)"', text).group(1))
+            except Exception:
+                self.errors += 1
+                return
+            self.holding[key] = max(self.holding.get(key, 0), version)
+            self.fetched.setdefault(key, []).append((version, time.perf_counter()))
+
+    def first_holding(self, key, version):
+        times = [t for v, t in self.fetched.get(key, []) if v >= version]
+        return min(times) if times else None
 
 
 class Streams:
     """Every event stream, read in one thread; records when each stream saw each version."""
 
-    def __init__(self):
+    def __init__(self, on_message=None):
+        self.on_message = on_message
         self.selector = selectors.DefaultSelector()
         self.seen = {}  # (table, stream index) -> {version: time}
         self.lock = threading.Lock()
@@ -61,6 +112,8 @@ class Streams:
                     if found:
                         with self.lock:
                             self.seen[key].setdefault(int(found.group(1)), now)
+                        if self.on_message:
+                            self.on_message(key, int(found.group(1)))
 
     def first_seen_at_or_after(self, key, version):
         with self.lock:
@@ -75,6 +128,7 @@ def main():
     parser.add_argument("--changes", type=int, default=400)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between one phone's taps")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default: the CLI's)")
+    parser.add_argument("--refetch", action="store_true", help="phones re-fetch their fragment on each message")
     args = parser.parse_args()
 
     streams_total = args.tables * args.phones
@@ -82,7 +136,8 @@ def main():
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
-        streams = Streams()
+        refetcher = Refetcher(tables, server.port) if args.refetch else None
+        streams = Streams(refetcher.changed if refetcher else None)
         for t, (code, phones) in enumerate(tables):
             for p, phone in enumerate(phones):
                 streams.open(server.port, code, phone.cookies["tc"], (t, p))
@@ -119,6 +174,8 @@ def main():
                     continue
                 with lock:
                     posts.append((t, int(found.group(1)), sent))
+                if refetcher:
+                    refetcher.posted((t, phones.index(phone)), int(found.group(1)))
 
         tappers = [threading.Thread(target=tapper, args=(t,)) for t in range(args.tables)]
         for thread in tappers:
@@ -130,7 +187,9 @@ def main():
         reader.join()
         cpu = server.cpu_seconds() - cpu_before
 
-        latencies, missed = [], 0
+        if refetcher:
+            refetcher.pool.shutdown(wait=True)
+        latencies, missed, visible = [], 0, []
         for t, version, sent in posts:
             got = []
             for p in range(args.phones):
@@ -139,6 +198,9 @@ def main():
                     missed += 1
                 else:
                     got.append((seen - sent) * 1000)
+                held = refetcher.first_holding((t, p), version) if refetcher else None
+                if held is not None:
+                    visible.append((held - sent) * 1000)
             latencies += got
             results.append({"table": t, "version": version,
                             "max_ms": round(max(got), 2) if got else None, "received": len(got)})
@@ -154,6 +216,10 @@ def main():
             "cpu_s": round(cpu, 2), "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
         }
+        if refetcher:
+            summary.update({"seen_p50_ms": round(percentile(visible, 50), 2) if visible else None,
+                            "seen_p95_ms": round(percentile(visible, 95), 2) if visible else None,
+                            "refetch_errors": refetcher.errors})
         print(json.dumps(summary))
     finally:
         server.stop()

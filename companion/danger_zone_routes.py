@@ -22,6 +22,13 @@ CHART = {"width": 480, "height": 280, "left": 30, "right": 96, "top": 14, "botto
 LINE_NUDGE = 2.5  # px between seats' lines where their values are equal
 LABEL_GAP = 17  # px between seat names at the right edge, so tied lines stay readable
 ODDS_TABLE = dz.odds_table()
+# The same numbers laid out as the odds grid draws them: looked up once, not on every render.
+ODDS_GRID = {
+    "rows": [(d, [next(c for c in ODDS_TABLE if c["dice"] == n and c["difficulty"] == d)["success"]
+                  for n in (1, 2, 3)])
+             for d in sorted({c["difficulty"] for c in ODDS_TABLE})],
+    "card": [next(c for c in ODDS_TABLE if c["dice"] == n)["card"] for n in (1, 2, 3)],
+}
 
 
 def board_view(view):
@@ -91,4 +98,4 @@ def race_plot(view):
 @bp.app_context_processor
 def board_helpers():
     return {"danger_zone": {"board_view": board_view, "race_plot": race_plot,
-                            "odds_table": ODDS_TABLE}}
+                            "odds_table": ODDS_TABLE, "odds_grid": ODDS_GRID}}

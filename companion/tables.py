@@ -45,7 +45,7 @@ def render_page(template, table, viewer, page, status=200, **extra):
         table=table, viewer=viewer, page=page, module=module,
         game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
         view=module.view_for(folded.state, viewer or {"role": "screen", "seat": None}),
-        log=list(reversed(folded.log))[:30], version=folded.version,
+        log=list(reversed(folded.log))[:15], version=folded.version,
         csrf=access.csrf_token(table), **extra)
     if htmx_request and request.headers.get("HX-Target") in ("live", "live-body"):
         template = "tables/_live.html"

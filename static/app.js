@@ -77,6 +77,14 @@
     kept = null;
   });
 
+  // A "changed" message for a version this page already shows (its own tap's answer, or the
+  // opening message of a stream) needs no re-fetch: stop it before htmx sees it.
+  document.addEventListener("sse:changed", function (event) {
+    var live = document.getElementById("live-body");
+    var version = parseInt(event.detail && event.detail.data, 10);
+    if (live && version <= parseInt(live.dataset.version, 10)) event.stopPropagation();
+  }, true);
+
   // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
   function refreshLive() {
     var live = document.getElementById("live-body");

@@ -172,9 +172,14 @@ def _dealt_round(state, doing="play a card"):
 
 
 def _check_turn_number(r, value):
-    if value != len(r["plays"]) + 1:
+    """A tap carries the turn it was made on: a resent or stale one must not act again."""
+    now = len(r["plays"]) + 1
+    if value == now:
+        return
+    if isinstance(value, int) and value < now:
         raise RuleError("That tap was for an earlier turn, so nothing was played. Your screen "
                         "now shows the table as it is.")
+    raise RuleError("That tap is not for the turn being played: reload the page and try again.")
 
 
 # ---------------------------------------------------------------- parse
@@ -247,12 +252,14 @@ def _apply_play(state, event):
     seat = data.get("seat")
     if seat not in seat_ids(state):
         raise RuleError("There is no such seat at this table.")
+    _check_turn_number(r, data.get("turn"))
+    if seat in bm.out_seats(state):
+        raise RuleError(f"{_who(state, seat)} is out of this round: no more cards to play.")
     if seat != r["turn"]:
         raise RuleError(f"It is {_who(state, r['turn'])}'s turn, not {_who(state, seat)}'s.")
     if not may_play(state, event.get("by"), seat):
         raise RuleError(f"Only {_who(state, seat)}'s phone can play this hand. If it is away, "
                         "the host can confirm playing this turn for them.")
-    _check_turn_number(r, data.get("turn"))
     card = bm._character(data.get("card"), "The card played")
     hand = d["hands"][seat]
     if card not in hand:

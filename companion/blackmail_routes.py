@@ -1,0 +1,95 @@
+"""Once You Go Blackmail... routes beyond /act/<kind>: checking the app's shuffle, and keeping
+a dealt game's cards from being undone.
+
+The verify page shows only what is public: each finished round's revealed deal, the current
+round's fingerprint. Anyone with the table code may open it, like the table screen.
+"""
+
+from flask import Blueprint, abort, render_template, request
+
+from . import access, games, store
+from .db import get_db
+from .games import blackmail as bm
+from .games import blackmail_deal as deal
+from .games.base import RuleError
+from .tables import MAX_FIELD, page_of, refused, table_or_404
+
+bp = Blueprint("blackmail", __name__)
+
+
+def game_table(code):
+    table = table_or_404(code)
+    if table.game != bm.SLUG:
+        abort(404, "This table is not playing Once You Go Blackmail...")
+    return table
+
+
+def _deck_rows(reveal, names):
+    """The revealed order card by card: where each of the 16 went at the deal."""
+    dealt_to = {1 + i: row["seat"] for i, row in enumerate(reveal["dealt"])}
+    rows = []
+    for place, number in enumerate(reveal["order"]):
+        if place == 0:
+            where = "set aside: the secret character"
+        elif place in dealt_to:
+            where = f"dealt to {names.get(str(dealt_to[place]), '?')}"
+        else:
+            where = f"draw pile, card {place - len(dealt_to)}"
+        rows.append({"place": place + 1, "card": bm.card_label(number), "where": where})
+    return rows
+
+
+@bp.get("/t/<code>/blackmail/verify")
+def verify(code):
+    table = game_table(code)
+    state = store.load(get_db(), table).state
+    view = bm.view_for(state, {"role": "screen", "seat": None})
+    rounds = []
+    for h in view["history"]:
+        reveal = h.get("reveal")
+        if not reveal:
+            continue
+        rounds.append({"number": h["number"], "reveal": reveal,
+                       "check": deal.verify(reveal["text"], reveal["fingerprint"]),
+                       "rows": _deck_rows(reveal, view["names"])})
+    r = view["round"]
+    current = None
+    if r and r.get("dealt"):
+        current = {"number": r["number"], "fingerprint": r["dealt"]["fingerprint"],
+                   "fingerprint_full": r["dealt"]["fingerprint_full"], "reveal": r["dealt"]["reveal"]}
+        if current["reveal"]:
+            current["check"] = deal.verify(current["reveal"]["text"], current["reveal"]["fingerprint"])
+            current["rows"] = _deck_rows(current["reveal"], view["names"])
+    # Anyone may also paste a revealed text and the fingerprint they noted at the deal.
+    text = request.args.get("text", "")[:MAX_FIELD * 2]
+    shown = request.args.get("fingerprint", "")[:MAX_FIELD]
+    pasted = deal.verify(text, shown) if text or shown else None
+    return render_template(
+        "games/blackmail/verify.html", table=table, viewer=access.current_viewer(table),
+        game_title=games.TABLE_GAMES[table.game], rounds=list(reversed(rounds)), current=current,
+        pasted=pasted, text=text, shown=shown, command=deal.verify_command("<the revealed text>"),
+        short_digits=deal.SHORT_FINGERPRINT)
+
+
+@bp.before_app_request
+def refuse_undo_of_dealt_cards():
+    """A dealt game's cards and deals stand (blackmail.undo_refusal says why), like a real table.
+
+    Undo is the core's route; this only stops it, before anything is written, for the game
+    module's own reason."""
+    if request.endpoint != "tables.undo" or request.method != "POST":
+        return None
+    args = request.view_args or {}
+    table = store.find_table(get_db(), str(args.get("code", ""))[:20])
+    if table is None or not hasattr(table.module, "undo_refusal"):
+        return None
+    folded = store.load(get_db(), table)
+    target = next((e for e in folded.log if e["id"] == args.get("event_id")), None)
+    if target is None:
+        return None
+    reason = table.module.undo_refusal(folded.state, target["kind"])
+    if not reason:
+        return None
+    viewer = access.require_viewer(table)
+    access.check_csrf(table)
+    return refused(table, viewer, page_of(viewer), RuleError(reason))

@@ -1,0 +1,201 @@
+"""The app deals Once You Go Blackmail... in a real browser: three phones (separate contexts),
+the host and the table screen. A full round where every private result is checked on the
+phone entitled to it, and checked absent from every other screen.
+
+The deck is rigged so the round is the same every time: the server runs in this process
+(waitress in a thread) with the shuffle replaced, since the shared live server deals at random.
+"""
+
+import threading
+from collections import Counter
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from companion import create_app, store
+from companion.games import blackmail_deal as deal
+from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
+
+from conftest import free_port
+
+# Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the
+# hidden-information route test). Lana hands back positions 1, 2, 0.
+ORDER = [MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM,
+         KRUEGER, ARCHER]
+LANA_ORDER = [1, 4, 2, 3, 0]
+SECOND = [RAY, PAM, PAM, CHERYL, ARCHER]
+
+
+def rigged(order, lana=(0, 1, 2, 3, 4)):
+    rest = Counter(deal.full_deck())
+    rest.subtract(order)
+    return {"order": list(order) + sorted(rest.elements(), reverse=True), "lana": list(lana),
+            "salt": "0123456789abcdef" * 2}
+
+
+@pytest.fixture
+def rigged_server(tmp_path, monkeypatch):
+    import waitress
+
+    deals = [rigged(ORDER, LANA_ORDER), rigged(SECOND)]
+    monkeypatch.setattr(deal, "new_deal", lambda rng: deals.pop(0))
+    store.clear_cache()
+    app = create_app({"DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": 5})
+    port = free_port()
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=24,
+                                    channel_request_lookahead=1)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.close()
+    store.clear_cache()
+
+
+def sit_down(page, url, name):
+    page.goto(url)
+    page.fill("input[name=name]", name)
+    page.click("button:has-text('Sit down')")
+    page.wait_for_url("**/me")
+
+
+def play(page, card, turn, target=None, named=None, button="button.big", hand=".bm-hand.mine"):
+    """Open the card in the hand, fill what it asks, play it; wait until it is in the round log.
+
+    A live refresh can close an open card between taps; then the card is opened again."""
+    box = f"{hand} details[data-card='{card}']"
+    taps = [f"{box} label.pill:has-text('{target}')" if target else None,
+            f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
+            f"{box} {button}"]
+    for attempt in range(3):
+        try:
+            if not page.locator(box).first.evaluate("card => card.open"):
+                page.click(f"{box} > summary")
+            for tap in filter(None, taps):
+                page.click(tap, timeout=3000)
+            break
+        except sync_api.TimeoutError:
+            if attempt == 2:
+                raise
+    page.wait_for_selector(f".bm-plays li[data-play='{turn}']")
+
+
+def private(page, what):
+    return page.locator(f".bm-private li[data-private='{what}']")
+
+
+VISIBLE_TEXT = """() => {
+  const live = document.getElementById("live-body").cloneNode(true);
+  // The card count and the name pickers list all eight characters on every screen.
+  live.querySelectorAll(".bm-count, .tiles").forEach(node => node.remove());
+  return live.textContent.replace(/\\s+/g, " ");
+}"""
+
+
+def only_on(pages, entitled, what, text, turn):
+    """The private result shows on the entitled pages, and its words on no other screen."""
+    for page in entitled:
+        page.wait_for_selector(f'.bm-private li[data-private="{what}"]:has-text("{text}")')
+    for page in pages:
+        if page not in entitled:
+            page.wait_for_selector(f".bm-plays li[data-play='{turn}']")
+            assert text not in page.evaluate(VISIBLE_TEXT), (what, text)
+
+
+def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_phone(
+        rigged_server, new_phone):
+    url = rigged_server
+    host = new_phone()
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(url + "/")
+    host.click("button[value=blackmail]")
+    host.wait_for_url("**/host")
+    code = host.url.split("/")[-2]
+    ana, bo, cy = new_phone(), new_phone(color_scheme="light"), new_phone()
+    for page, name in ((ana, "Ana"), (bo, "Bo"), (cy, "Cy")):
+        sit_down(page, f"{url}/t/{code}", name)
+    screen = new_phone("Desktop Chrome")
+    screen.goto(f"{url}/t/{code}/screen")
+    everyone = [host, ana, bo, cy, screen]
+
+    host.wait_for_selector(".bm-setup label.pill:has-text('Cy')")
+    host.click("label.mode:has-text('The app deals')")
+    host.click(".bm-setup label.pill:has-text('Ana')")
+    host.click(".bm-setup button.big")
+    fingerprint = deal.short(deal.fingerprint(rigged(ORDER, LANA_ORDER)))
+    for page in everyone:
+        page.wait_for_selector(f"[data-fingerprint]:text-is('{fingerprint}')")
+        page.wait_for_selector("[data-deck]:text-is('11')")
+    # Each phone holds its own cards, and only those.
+    ana.wait_for_selector(".bm-hand.mine")
+    assert ana.locator(".bm-hand .cname").all_text_contents() == ["Lana Kane", "Sterling Archer"]
+    assert bo.locator(".bm-hand .cname").all_text_contents() == ["Cyril Figgis"]
+    assert cy.locator(".bm-hand .cname").all_text_contents() == ["Dr. Krueger"]
+    assert host.locator(".bm-hand").count() == 0 and screen.locator(".bm-hand").count() == 0
+
+    # 1. Ana's Sterling Archer on Bo, naming Cheryl: wrong. Only Ana sees Bo's Cyril.
+    play(ana, ARCHER, 1, target="Bo", named=CHERYL)
+    only_on(everyone, [ana], "look", "Bo's card: Cyril Figgis", 1)
+
+    # 2. Bo's phone is away: the host confirms, sees Bo's hand and plays Cheryl's look for him.
+    host.click(".bm-standin button")
+    host.wait_for_selector(".bm-hand.standin")
+    assert host.locator(".bm-hand.standin .cname").all_text_contents() == ["Cyril Figgis", "Cheryl/Carol Tunt"]
+    assert ana.locator(".bm-hand.standin").count() == 0
+    play(host, CHERYL, 2, button="button[value=look]", hand=".bm-hand.standin")
+    only_on(everyone, [host, bo], "secret", "secret character: Malory Archer", 2)
+    assert host.locator(".bm-hand.standin").count() == 0
+
+    # 3. Cy's Dr. Krueger naming Cheryl: wrong; only Cy sees the secret.
+    cy.wait_for_selector(".bm-hand.mine")
+    play(cy, KRUEGER, 3, named=CHERYL)
+    only_on([ana, cy, screen], [cy], "secret", "Malory Archer", 3)
+
+    # 4. Ana's Pam on Bo: Bo drops Cyril face up and draws; only Bo sees what.
+    play(ana, PAM, 4, target="Bo")
+    only_on(everyone, [bo], "drew", "drew: Sterling Archer", 4)
+
+    # 5. Bo's Cyril against Cy: Archer against Ray; Bo is out. Both duelists see both cards.
+    bo.wait_for_selector(".bm-hand.mine")
+    play(bo, CYRIL, 5, target="Cy")
+    only_on(everyone, [bo, cy], "duel", "Ray Gillette", 5)
+    screen.wait_for_selector("li.seat.out:has(.name:text-is('Bo'))")
+
+    # 6. Cy's Ray on himself: drops Cheryl, takes the secret (Malory); only Cy knows.
+    cy.wait_for_selector(".bm-hand.mine")
+    play(cy, RAY, 6, target="Cy")
+    only_on(everyone, [cy], "took_secret", "took the secret character (Ray Gillette): Malory", 6)
+    screen.wait_for_selector("[data-secret='taken_by_ray']")
+
+    # 7. Ana's Lana: each player still in learns only their own new card.
+    ana.wait_for_selector(".bm-hand.mine")
+    play(ana, LANA, 7)
+    only_on(everyone, [ana], "lana", "now hold Malory Archer", 7)
+    only_on(everyone, [cy], "lana", "now hold Pam Poovey", 7)
+
+    # 8. Cy's Sterling Archer names Ana's Malory: Ana is out; Cy wins the round.
+    cy.wait_for_selector(".bm-hand.mine")
+    play(cy, ARCHER, 8, target="Ana", named=MALORY)
+    for page in everyone:
+        page.wait_for_selector(".bm-result")
+        page.wait_for_selector(".bm-reveal")
+    assert "Cy is the last one left" in screen.locator(".result-text").inner_text()
+    assert "Dr. Krueger" in screen.locator(".bm-reveal").inner_text()       # the secret at the end
+    text = rigged(ORDER, LANA_ORDER)
+    assert ana.locator("[data-commit]").inner_text() == deal.commit_text(text)
+
+    # The verify page checks the revealed deal against the fingerprint shown at the deal.
+    ana.click(".bm-reveal a:has-text('Check the shuffle')")
+    ana.wait_for_selector("[data-verify-round='1'] [data-check='ok']")
+    assert fingerprint in ana.locator("[data-verify-round='1']").inner_text()
+    ana.go_back()
+
+    # One tap confirms the Victory Point; round 2 is dealt from a new shuffle.
+    host.click(".bm-result button.big")
+    second = deal.short(deal.fingerprint(rigged(SECOND)))
+    for page in everyone:
+        page.wait_for_selector(f"[data-fingerprint]:text-is('{second}')")
+        page.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Cy')) [data-vp]:text-is('1')")
+    cy.wait_for_selector(".bm-hand.mine")
+    assert cy.locator(".bm-hand .cname").all_text_contents() == ["Pam Poovey", "Sterling Archer"]
+    assert cy.locator(".bm-private").count() == 0          # last round's looks are gone
