@@ -44,7 +44,7 @@ def rig(secret, hands, draws=(), lana=(0, 1, 2, 3, 4)):
     return {"order": order, "lana": list(lana), "salt": SALT}
 
 
-def table(names=("Ana", "Bo", "Cy"), host_seat=None):
+def table(names=("Ana", "Bo", "Cy")):
     state = bm.new_state({"tracking": "dealt"})
     for i, name in enumerate(names, 1):
         e = ev("seat.join", {"seat": i, "name": name})
@@ -672,7 +672,7 @@ def test_log_lines_say_only_what_the_table_sees():
     start_event = ev("game.start", {"first_player": 1, "tracking": "dealt",
                                     "deal": rig(MALORY, (ARCHER, LANA, CYRIL))})
     text = bm.describe(table(), bm.apply(table(), start_event), start_event)
-    assert "fingerprint " + deal.short(deal.fingerprint(start_event["data"]["deal"])) in text
+    assert "Deal fingerprint: " + deal.short(deal.fingerprint(start_event["data"]["deal"])) in text
 
 
 def test_public_data_keeps_the_fingerprint_and_drops_the_shuffle():

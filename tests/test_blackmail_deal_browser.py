@@ -153,7 +153,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
 
     # 4. Ana's Pam on Bo: Bo drops Cyril face up and draws; only Bo sees what.
     play(ana, PAM, 4, target="Bo")
-    only_on(everyone, [bo], "drew", "drew: Sterling Archer", 4)
+    only_on(everyone, [bo], "drew", "and drew Sterling Archer", 4)
 
     # 5. Bo's Cyril against Cy: Archer against Ray; Bo is out. Both duelists see both cards.
     bo.wait_for_selector(".bm-hand.mine")
@@ -164,7 +164,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     # 6. Cy's Ray on himself: drops Cheryl, takes the secret (Malory); only Cy knows.
     cy.wait_for_selector(".bm-hand.mine")
     play(cy, RAY, 6, target="Cy")
-    only_on(everyone, [cy], "took_secret", "took the secret character (Ray Gillette): Malory", 6)
+    only_on(everyone, [cy], "took_secret", "took the secret character, Malory Archer", 6)
     screen.wait_for_selector("[data-secret='taken_by_ray']")
 
     # 7. Ana's Lana: each player still in learns only their own new card.

@@ -938,7 +938,7 @@ def _deal_text(data):
     if "deal" not in data:
         return ""
     try:
-        return f" The app shuffled and dealt; fingerprint {deal.short(deal.fingerprint(data['deal']))}."
+        return f" Deal fingerprint: {deal.short(deal.fingerprint(data['deal']))}."
     except (KeyError, TypeError):
         return ""
 

@@ -431,17 +431,18 @@ def _private_text(state, note, viewer_seat, host_view):
             return f"{'your' if mine else _who(state, s) + chr(39) + 's'} {bm.card_label(c)}"
         line = f"Cyril Figgis duel: {side(a, a_card)} against {side(b, b_card)}"
         return line + (": equal, nobody is out." if a_card == b_card else ".")
-    holder = "You" if viewer_seat in note["to"] and not host_view else _who(state, note["to"][0])
+    holder = "you" if viewer_seat in note["to"] and not host_view else _who(state, note["to"][0])
     if what == "drew":
-        got = "took the secret character" if note["source"] == "secret" else "drew"
-        return (f"{holder} dropped {bm.card_label(note['dropped'])} (Pam Poovey) and {got}: "
+        got = ("with the deck empty, took the secret character:" if note["source"] == "secret"
+               else "drew")
+        return (f"Pam Poovey: {holder} dropped {bm.card_label(note['dropped'])} and {got} "
                 f"{bm.card_label(note['card'])}.")
     if what == "took_secret":
-        return (f"{holder} dropped {bm.card_label(note['dropped'])} and took the secret "
-                f"character (Ray Gillette): {bm.card_label(note['card'])}.")
+        return (f"Ray Gillette: {holder} dropped {bm.card_label(note['dropped'])} and took the "
+                f"secret character, {bm.card_label(note['card'])}.")
     if what == "lana":
-        holds = "you now hold" if holder == "You" else f"{holder} now holds"
-        return f"After Lana Kane's reshuffle {holds} {bm.card_label(note['card'])}."
+        holds = "you now hold" if holder == "you" else f"{holder} now holds"
+        return f"Lana Kane's reshuffle: {holds} {bm.card_label(note['card'])}."
     return ""
 
 
