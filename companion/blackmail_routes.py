@@ -1,5 +1,4 @@
-"""Once You Go Blackmail... routes beyond /act/<kind>: checking the app's shuffle, and keeping
-a dealt game's cards from being undone.
+"""Once You Go Blackmail... routes beyond /act/<kind>: checking the app's shuffle.
 
 The verify page shows only what is public: each finished round's revealed deal, the current
 round's fingerprint. Anyone with the table code may open it, like the table screen.
@@ -11,8 +10,7 @@ from . import access, games, store
 from .db import get_db
 from .games import blackmail as bm
 from .games import blackmail_deal as deal
-from .games.base import RuleError
-from .tables import MAX_FIELD, page_of, refused, table_or_404
+from .tables import MAX_FIELD, table_or_404
 
 bp = Blueprint("blackmail", __name__)
 
@@ -69,27 +67,3 @@ def verify(code):
         game_title=games.TABLE_GAMES[table.game], rounds=list(reversed(rounds)), current=current,
         pasted=pasted, text=text, shown=shown, command=deal.verify_command("<the revealed text>"),
         short_digits=deal.SHORT_FINGERPRINT)
-
-
-@bp.before_app_request
-def refuse_undo_of_dealt_cards():
-    """A dealt game's cards and deals stand (blackmail.undo_refusal says why), like a real table.
-
-    Undo is the core's route; this only stops it, before anything is written, for the game
-    module's own reason."""
-    if request.endpoint != "tables.undo" or request.method != "POST":
-        return None
-    args = request.view_args or {}
-    table = store.find_table(get_db(), str(args.get("code", ""))[:20])
-    if table is None or not hasattr(table.module, "undo_refusal"):
-        return None
-    folded = store.load(get_db(), table)
-    target = next((e for e in folded.log if e["id"] == args.get("event_id")), None)
-    if target is None:
-        return None
-    reason = table.module.undo_refusal(folded.state, target["kind"])
-    if not reason:
-        return None
-    viewer = access.require_viewer(table)
-    access.check_csrf(table)
-    return refused(table, viewer, page_of(viewer), RuleError(reason))

@@ -198,6 +198,9 @@ def undo(db, table, event_id, actor, action_id=None):
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or not target["undoable"]:
             raise RuleError("That change cannot be undone.")
+        refusal = _undo_refusal(table.module, folded.state, target["kind"])
+        if refusal:
+            raise RuleError(refusal)
         return _append(db, table, folded, "undo", {"event": event_id}, actor, action_id, pending)
 
 
@@ -287,10 +290,18 @@ def _step(table, folded, event, strict=True):
                 raise
             after, entry["skipped"] = before, True
         entry["text"] = _roster_text(before, event) or module.describe(before, after, event)
+        if entry["undoable"] and _undo_refusal(module, after, event["kind"]):
+            entry["undoable"] = False
     else:
         entry["text"] = module.describe(before, before, event) if event["kind"] not in ROSTER_KINDS else ""
     log.append(entry)
     return Folded(event["id"], after, log, folded.voided)
+
+
+def _undo_refusal(module, state, kind):
+    """A game may keep some events from being undone (a look at hidden cards, a deal)."""
+    refusal = getattr(module, "undo_refusal", None)
+    return refusal(state, kind) if refusal else ""
 
 
 def _actor_name(state, actor, event):

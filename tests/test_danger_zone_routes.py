@@ -86,7 +86,7 @@ def test_setup_screens_show_picks_tiles_tokens_and_event_deck(host, join):
     back = re.search(r"data-tokens-to-box>(.*?)</ul>", host_page, re.S).group(1)
     assert all(name in tiles for name in drawn)
     assert all(name in back for name in dz.LOCATIONS if name not in drawn)
-    assert "shuffle the Event deck" in host_page
+    assert "Event cards get shuffled" in host_page
     assert "Draw the Locations again" in host_page and "Start round 1" in host_page
     screen = board(host, "/screen")
     assert "Cy" in screen and "act/" not in screen  # the table screen is read-only

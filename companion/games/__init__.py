@@ -15,6 +15,8 @@ Each module exposes:
                    viewer is {"role": "host" | "seat" | "screen", "seat": int | None}
   public_data(kind, data) -> dict        (optional) an event's data with secrets removed, for
                    the host's export
+  undo_refusal(state, kind) -> str       (optional) why events of a kind cannot be undone
+                   ("" when they can); the log then offers no Undo for them
 Templates live in templates/games/<slug>/board.html and render only what view_for returns.
 """
 
