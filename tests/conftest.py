@@ -154,15 +154,26 @@ def browser():
 
 @pytest.fixture
 def new_phone(browser):
-    """new_phone() opens a separate, phone-sized browser context (its own cookies)."""
-    contexts = []
+    """new_phone() opens a separate, phone-sized browser context (its own cookies).
+
+    Every page is watched for content-security-policy violations and script errors: the app
+    must work under its own policy, so any such report fails the test.
+    """
+    contexts, problems = [], []
+
+    def watch(page):
+        page.on("console", lambda m: problems.append(m.text)
+                if m.type == "error" and ("Content Security Policy" in m.text or "Refused to" in m.text) else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
 
     def new_phone(device="Pixel 7", **kw):
         context = browser.new_context(**browser.devices[device], **kw)
         context.set_default_timeout(10_000)
+        context.on("page", watch)
         contexts.append(context)
         return context.new_page()
 
     yield new_phone
     for context in contexts:
         context.close()
+    assert not problems, f"the browser reported: {problems[:5]}"

@@ -89,13 +89,13 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
     join_by_url(ana, f"{live_server.url}/t/{code}", "Ana")
     # Ana's phone drops off the network (as a locked phone does); changes happen meanwhile.
     ana.context.set_offline(True)
-    for _ in range(3):
+    for n in range(1, 21):  # twenty changes while Ana's phone sleeps
         host.click("[aria-label='Ana plus one']")
-        host.wait_for_timeout(50)
-    host.wait_for_selector("li.seat [data-score]:text-is('3')")
+        host.wait_for_selector(f"li.seat [data-score]:text-is('{n}')")
     ana.context.set_offline(False)
     ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    ana.wait_for_selector("li.seat [data-score]:text-is('3')")
+    ana.wait_for_selector("li.seat [data-score]:text-is('20')")
+    assert ana.locator(".log li .what").first.inner_text() == "+1 Ana, points"
 
 
 def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
