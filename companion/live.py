@@ -54,7 +54,10 @@ class Notifier:
             return table
 
     def publish(self, table_id, version):
-        table = self._table(table_id)
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            return  # nobody is watching; a stream that opens later reads the version itself
         with table.changed:
             table.version = max(table.version, version)
             table.changed.notify_all()
@@ -106,7 +109,9 @@ class Notifier:
                     self._tables.pop(table_id, None)
 
 
-notifier = Notifier()
+def notifier():
+    """This app's notifier (one per app, so two apps in one process never mix tables)."""
+    return current_app.extensions.setdefault("live_notifier", Notifier())
 
 
 @bp.get("/t/<code>/events")
@@ -117,7 +122,7 @@ def events(code):
         abort(404)
     version = store.load(db, table).version
     close_db()  # a stream may stay open for hours: it must not hold a database connection
-    stream = notifier.stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"],
+    stream = notifier().stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"],
                              request.environ.get("waitress.client_disconnected", lambda: False))
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -126,4 +131,4 @@ def events(code):
 @bp.get("/healthz")
 def health():
     """For the host's curiosity and the soak tests: is it up, and how many pages are live."""
-    return {"ok": True, "open_streams": notifier.open_streams}
+    return {"ok": True, "open_streams": notifier().open_streams}

@@ -9,9 +9,9 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
 from htmx_flask import request as htmx_request
 
 from . import access, games, qr, store
+from .live import notifier
 from .db import get_db
 from .games.base import RuleError
-from .live import notifier
 
 bp = Blueprint("tables", __name__)
 MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
@@ -29,7 +29,7 @@ def table_or_404(code):
 
 def changed(table):
     """Wake every open page of the table after a committed change."""
-    notifier.publish(table.id, store.load(get_db(), table).version)
+    notifier().publish(table.id, store.load(get_db(), table).version)
 
 
 def join_url(table):
