@@ -8,6 +8,7 @@ from companion.games import assassins as aoa
 from companion.games import assassins_deck as deck
 from companion.games import base
 from companion.games.base import RuleError
+from assassins_decks import BASE_DECK, CHEF, WIZARD
 
 HOST = {"role": "host", "seat": None}
 
@@ -45,17 +46,7 @@ def bank(state):
     return act(state, "bank", {"round": str(state["round"])})
 
 
-# A made-up deck list for tests only (the real one is typed in from the box).
-DECK_LIST = [
-    {"name": "Magician", "number": 1, "copies": 4},
-    {"name": "Grave Digger", "number": 2, "copies": 3},
-    {"name": "Soldier", "number": 3, "copies": 5},
-    {"name": "Cook", "number": 4, "copies": 4},
-    {"name": "Card E", "number": 5, "copies": 6},
-    {"name": "Card F", "number": 6, "copies": 6},
-    {"name": "Wizard", "number": 1, "copies": 1},
-    {"name": "Chef", "number": 4, "copies": 1},
-]
+DECK_LIST = BASE_DECK + [WIZARD, CHEF]
 
 # Chi-square critical values at p = 0.001, by degrees of freedom.
 CHI2_CRIT_001 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458, 7: 24.322}

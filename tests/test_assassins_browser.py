@@ -3,15 +3,9 @@ with the ghost, through two rounds with a kill, to the end of the game. Every ph
 browser context (its own cookies); changes reach the others through the live stream."""
 
 import json
+from assassins_decks import BASE_DECK
 
-DECK = [
-    {"name": "Magician", "number": 1, "copies": 4},
-    {"name": "Grave Digger", "number": 2, "copies": 3},
-    {"name": "Soldier", "number": 3, "copies": 5},
-    {"name": "Cook", "number": 4, "copies": 4},
-    {"name": "Card E", "number": 5, "copies": 6},
-    {"name": "Card F", "number": 6, "copies": 6},
-]
+DECK = BASE_DECK
 SECRET = "Hidden Dagger"
 
 

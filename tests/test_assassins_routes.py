@@ -10,17 +10,9 @@ import pytest
 from companion import box
 from companion.db import get_db
 from conftest import HX
+from assassins_decks import BASE_DECK, WIZARD
 
-# A made-up deck list for tests only (the real one is typed in from the box).
-DECK = [
-    {"name": "Magician", "number": 1, "copies": 4},
-    {"name": "Grave Digger", "number": 2, "copies": 3},
-    {"name": "Soldier", "number": 3, "copies": 5},
-    {"name": "Cook", "number": 4, "copies": 4},
-    {"name": "Card E", "number": 5, "copies": 6},
-    {"name": "Card F", "number": 6, "copies": 6},
-    {"name": "Wizard", "number": 1, "copies": 1},
-]
+DECK = BASE_DECK + [WIZARD]
 
 
 @pytest.fixture
