@@ -16,6 +16,7 @@ holding a fragment with the change in it (what a player actually sees).
 import argparse
 import concurrent.futures
 import json
+import multiprocessing
 import random
 import re
 import selectors
@@ -121,6 +122,27 @@ class Streams:
         return min(times) if times else None
 
 
+def read_elsewhere(port, specs, ready, stop, out):
+    """The stream reader in a process of its own, so the tapping threads here never delay
+    its timestamps (perf_counter is the same monotonic clock in both processes)."""
+    streams = Streams()
+    for code, cookie, key in specs:
+        streams.open(port, code, cookie, key)
+    ready.set()
+    reader = threading.Thread(target=streams.run, daemon=True)
+    reader.start()
+    stop.wait()
+    streams.running = False
+    reader.join()
+    out.put(streams.seen)
+
+
+class SeenElsewhere(Streams):
+    def __init__(self, seen):
+        super().__init__()
+        self.seen = seen
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=8)
@@ -137,12 +159,20 @@ def main():
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
         refetcher = Refetcher(tables, server.port) if args.refetch else None
-        streams = Streams(refetcher.changed if refetcher else None)
-        for t, (code, phones) in enumerate(tables):
-            for p, phone in enumerate(phones):
-                streams.open(server.port, code, phone.cookies["tc"], (t, p))
-        reader = threading.Thread(target=streams.run, daemon=True)
-        reader.start()
+        specs = [(code, phone.cookies["tc"], (t, p))
+                 for t, (code, phones) in enumerate(tables) for p, phone in enumerate(phones)]
+        if refetcher:  # re-fetching reacts to each message, so it reads here
+            streams = Streams(refetcher.changed)
+            for code, cookie, key in specs:
+                streams.open(server.port, code, cookie, key)
+            reader = threading.Thread(target=streams.run, daemon=True)
+            reader.start()
+        else:
+            context = multiprocessing.get_context("fork")
+            ready, stop, out = context.Event(), context.Event(), context.Queue()
+            reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
+            reader.start()
+            ready.wait(60)
         time.sleep(1.0)  # every stream has sent its opening version
         cpu_before = server.cpu_seconds()
 
@@ -183,8 +213,13 @@ def main():
         for thread in tappers:
             thread.join()
         time.sleep(TIMEOUT if posts else 0)
-        streams.running = False
-        reader.join()
+        if refetcher:
+            streams.running = False
+            reader.join()
+        else:
+            stop.set()
+            streams = SeenElsewhere(out.get(timeout=60))
+            reader.join()
         cpu = server.cpu_seconds() - cpu_before
 
         if refetcher:
