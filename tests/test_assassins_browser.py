@@ -4,6 +4,7 @@ browser context (its own cookies); changes reach the others through the live str
 
 import json
 from assassins_decks import BASE_DECK
+from browser_steps import sit_down, start_table
 
 DECK = BASE_DECK
 SECRET = "Hidden Dagger"
@@ -13,26 +14,16 @@ def seat(name):
     return f"li.aoa-seat[data-name='{name}']"
 
 
-def join(phone, url, name):
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button:has-text('Sit down')")
-    phone.wait_for_url("**/me")
-
-
 def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_server, new_phone):
     ana = new_phone()
-    ana.goto(live_server.url + "/")
-    ana.click("button[value=assassins]")
-    ana.wait_for_url("**/host")
-    code = ana.url.split("/")[-2]
+    code = start_table(ana, live_server.url, "assassins")
     ana.click("text=Take a seat yourself")
     ana.fill("input[name=name]", "Ana")
     ana.click("button:has-text('Sit down')")
     ana.wait_for_url("**/host")
     bo, cy = new_phone(color_scheme="light"), new_phone()
-    join(bo, f"{live_server.url}/t/{code}", "Bo")
-    join(cy, f"{live_server.url}/t/{code}", "Cy")
+    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
+    sit_down(cy, f"{live_server.url}/t/{code}", "Cy")
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
 

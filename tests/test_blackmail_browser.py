@@ -7,13 +7,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-
-
-def sit_down(phone, url, name):
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button:has-text('Sit down')")
-    phone.wait_for_url("**/me")
+from browser_steps import sit_down, start_table
 
 
 def play(page, card, played, target=None, named=None, dropped=None, button=None):
@@ -55,10 +49,7 @@ def wait_vp(pages, name, value):
 
 def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_server, new_phone):
     host = new_phone()
-    host.goto(live_server.url + "/")
-    host.click("button[value=blackmail]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, live_server.url, "blackmail")
     ana, bo, cy = new_phone(), new_phone(), new_phone(color_scheme="light")
     for phone, name in ((ana, "Ana"), (bo, "Bo"), (cy, "Cy")):
         sit_down(phone, f"{live_server.url}/t/{code}", name)

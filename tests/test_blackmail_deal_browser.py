@@ -18,6 +18,7 @@ from companion.games import blackmail_deal as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
 from conftest import free_port
+from browser_steps import sit_down, start_table
 
 # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the
 # hidden-information route test). Lana hands back positions 1, 2, 0.
@@ -50,13 +51,6 @@ def rigged_server(tmp_path, monkeypatch):
     yield f"http://127.0.0.1:{port}"
     server.close()
     store.clear_cache()
-
-
-def sit_down(page, url, name):
-    page.goto(url)
-    page.fill("input[name=name]", name)
-    page.click("button:has-text('Sit down')")
-    page.wait_for_url("**/me")
 
 
 def play(page, card, turn, target=None, named=None, button="button.big", hand=".bm-hand.mine"):
@@ -107,10 +101,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     url = rigged_server
     host = new_phone()
     host.on("dialog", lambda dialog: dialog.accept())
-    host.goto(url + "/")
-    host.click("button[value=blackmail]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, url, "blackmail")
     ana, bo, cy = new_phone(), new_phone(color_scheme="light"), new_phone()
     for page, name in ((ana, "Ana"), (bo, "Bo"), (cy, "Cy")):
         sit_down(page, f"{url}/t/{code}", name)

@@ -4,6 +4,7 @@ code, a tap shows everywhere, a reload keeps the seat, an undo on the host rever
 import io
 
 import pytest
+from browser_steps import sit_down, start_table
 
 zxingcpp = pytest.importorskip("zxingcpp")
 Image = pytest.importorskip("PIL.Image")
@@ -16,30 +17,20 @@ def decode_qr(page):
     return results[0].text
 
 
-def join_by_url(phone, url, name):
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button:has-text('Sit down')")
-    phone.wait_for_url("**/me")
-
-
 def score_of(page, name):
     return page.locator(f"li.seat:has(.name:text-is('{name}')) [data-score]")
 
 
 def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
     host = new_phone("iPad Mini")
-    host.goto(live_server.url + "/")
-    host.click("button[value=generic]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, live_server.url, "generic")
 
     join_url = decode_qr(host)
     assert join_url == f"{live_server.url}/t/{code}"
 
     ana, bo = new_phone(), new_phone(color_scheme="light")
-    join_by_url(ana, join_url, "Ana")
-    join_by_url(bo, join_url, "Bo")
+    sit_down(ana, join_url, "Ana")
+    sit_down(bo, join_url, "Bo")
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
 
@@ -64,9 +55,7 @@ def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
 
 def test_a_bad_amount_shows_a_message_and_changes_nothing(live_server, new_phone):
     host = new_phone()
-    host.goto(live_server.url + "/")
-    host.click("button[value=generic]")
-    host.wait_for_url("**/host")
+    start_table(host, live_server.url, "generic")
     host.click("text=Take a seat yourself")
     host.fill("input[name=name]", "Hosty")
     host.click("button:has-text('Sit down')")
@@ -81,12 +70,9 @@ def test_a_bad_amount_shows_a_message_and_changes_nothing(live_server, new_phone
 
 def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
     host = new_phone()
-    host.goto(live_server.url + "/")
-    host.click("button[value=generic]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, live_server.url, "generic")
     ana = new_phone()
-    join_by_url(ana, f"{live_server.url}/t/{code}", "Ana")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
     # Ana's phone drops off the network (as a locked phone does); changes happen meanwhile.
     ana.context.set_offline(True)
     for n in range(1, 21):  # twenty changes while Ana's phone sleeps
@@ -100,13 +86,10 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
 
 def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
     host = new_phone()
-    host.goto(live_server.url + "/")
-    host.click("button[value=generic]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, live_server.url, "generic")
     ana, bo = new_phone(), new_phone()
-    join_by_url(ana, f"{live_server.url}/t/{code}", "Ana")
-    join_by_url(bo, f"{live_server.url}/t/{code}", "Bo")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
     ana.wait_for_selector("li.seat .name:text-is('Bo')")
     ana_seat = ana.locator("li.seat:has(.name:text-is('Ana'))")
     ana_seat.locator("summary").click()

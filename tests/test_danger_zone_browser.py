@@ -6,6 +6,7 @@ recorded from the host page, which may act for any seat. Every step waits on the
 live version, never on a timer."""
 
 import pytest
+from browser_steps import sit_down, start_table
 
 pytest.importorskip("playwright.sync_api")
 
@@ -27,19 +28,9 @@ def tap(page, selector, everyone):
         other.wait_for_function(AT_LEAST, arg=after)
 
 
-def sit_down(phone, url, name):
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button:has-text('Sit down')")
-    phone.wait_for_url("**/me")
-
-
 def test_three_phones_play_two_rounds_to_a_win_at_twenty(live_server, new_phone):
     host = new_phone()
-    host.goto(live_server.url + "/")
-    host.click("button[value=danger-zone]")
-    host.wait_for_url("**/host")
-    code = host.url.split("/")[-2]
+    code = start_table(host, live_server.url, "danger-zone")
     ana, bo, cy = new_phone(), new_phone(color_scheme="dark"), new_phone(color_scheme="light")
     phones = {"Ana": ana, "Bo": bo, "Cy": cy}
     for name, phone in phones.items():
