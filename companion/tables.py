@@ -46,7 +46,8 @@ def render_page(template, table, viewer, page, status=200, **extra):
         game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
         view=module.view_for(folded.state, viewer or {"role": "screen", "seat": None}),
         log=list(reversed(folded.log))[:15], version=folded.version,
-        csrf=access.csrf_token(table), **extra)
+        csrf=access.csrf_token(table),
+        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
     if htmx_request and request.headers.get("HX-Target") in ("live", "live-body"):
         template = "tables/_live.html"
     return render_template(template, **context), status

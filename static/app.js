@@ -77,13 +77,25 @@
     kept = null;
   });
 
-  // A "changed" message for a version this page already shows (its own tap's answer, or the
-  // opening message of a stream) needs no re-fetch: stop it before htmx sees it.
-  document.addEventListener("sse:changed", function (event) {
+  // Live updates. The sse extension keeps the stream open on <main>, which is never swapped;
+  // every "changed N" message is read here, straight from the stream, so none can fall in the
+  // gap while the board is being swapped. The board re-fetches only when N is newer than what
+  // it shows (its own tap's answer and a stream's opening message need no re-fetch), and
+  // checks again after every swap.
+  var newest = 0;
+  function catchUp() {
     var live = document.getElementById("live-body");
-    var version = parseInt(event.detail && event.detail.data, 10);
-    if (live && version <= parseInt(live.dataset.version, 10)) event.stopPropagation();
-  }, true);
+    if (live && window.htmx && newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
+  }
+  document.addEventListener("htmx:sseOpen", function (event) {
+    event.detail.source.addEventListener("changed", function (message) {
+      newest = Math.max(newest, parseInt(message.data, 10) || 0);
+      catchUp();
+    });
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "live-body") catchUp();
+  });
 
   // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
   function refreshLive() {

@@ -57,7 +57,7 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     cy.click("[data-start-resolve]")
     cy.wait_for_selector(".aoa-numbers [aria-current=step]:text-is('1')")
     cy.click("[data-next]")
-    for page in (ana, bo, screen):
+    for page in (cy, ana, bo, screen):
         page.wait_for_selector(".aoa-numbers [aria-current=step]:text-is('2')")
     ana.click("[aria-label='Ana plus 3 preliminary']")
     ana.wait_for_selector(f"{seat('Ana')} [data-prelim]:text-is('3')")
