@@ -31,9 +31,10 @@
     if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
   });
 
-  // A live refresh re-renders the board; it must not close what a player has open or wipe
-  // what they are typing. Open <details> and edited fields are keyed by their place in the
-  // page and put back after the swap (only for refreshes: a submitted form starts fresh).
+  // Every swap re-renders the board; it must not close what a player has open or wipe what
+  // they are typing. Open <details> and edited fields are keyed by their place in the page
+  // and put back after the swap, except the form just submitted (and the section holding
+  // it): that one is done and starts fresh.
   function keyOf(el, all) {
     var label = el.tagName === "DETAILS"
       ? (el.id || (el.querySelector("summary") || {}).textContent || "")
@@ -47,13 +48,19 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = event.detail.target;
     kept = null;
-    if (!live || live.id !== "live-body" || event.detail.requestConfig.verb !== "get") return;
+    if (!live || live.id !== "live-body") return;
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var submitted = source && (source.tagName === "FORM" ? source : source.closest && source.closest("form"));
     kept = { open: {}, values: {}, focus: null };
     var details = live.querySelectorAll("details");
-    details.forEach(function (d) { var k = keyOf(d, details); if (d.open) kept.open[k] = true; });
+    details.forEach(function (d) {
+      var k = keyOf(d, details);
+      if (d.open && !(submitted && d.contains(submitted))) kept.open[k] = true;
+    });
     var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
     fields.forEach(function (f) {
       var k = keyOf(f, fields);
+      if (submitted && f.form === submitted) return;
       var changed = f.type === "checkbox" || f.type === "radio" ? f.checked !== f.defaultChecked
         : f.tagName === "SELECT" ? !Array.from(f.options).every(function (o) { return o.selected === o.defaultSelected; })
         : f.value !== f.defaultValue;
