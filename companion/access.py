@@ -31,9 +31,6 @@ def set_token(response, table, token):
                         httponly=True, samesite="Lax", secure=request.is_secure)
 
 
-def forget_token(response, table):
-    response.delete_cookie(COOKIE, path=cookie_path(table))
-
 
 def csrf_token(table):
     """A per-table, per-holder value a cross-site page cannot know or read."""

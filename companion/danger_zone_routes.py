@@ -98,4 +98,4 @@ def race_plot(view):
 @bp.app_context_processor
 def board_helpers():
     return {"danger_zone": {"board_view": board_view, "race_plot": race_plot,
-                            "odds_table": ODDS_TABLE, "odds_grid": ODDS_GRID}}
+                            "odds_grid": ODDS_GRID}}

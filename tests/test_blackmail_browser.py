@@ -2,35 +2,8 @@
 by card: a deck-out round that ends in a tie, a Dr. Krueger round, then to a game win.
 Every card is tapped on the phone whose turn it is; the host sets up and confirms some rounds."""
 
-import pytest
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-from browser_steps import sit_down, start_table
-
-
-def play(page, card, played, target=None, named=None, dropped=None, button=None):
-    """Tap a card in the play form, fill what it asks, submit; wait until it is logged.
-
-    A page re-renders its board when the table changes (and once more after its own post),
-    which closes an open card; if that happens between taps, the card is tapped again."""
-    box = f"details[data-card='{card}']"
-    taps = [f"{box} label.pill:has-text('{target}')" if target else None,
-            f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
-            f"{box} fieldset:has(input[name=discarded]) label:has(input[value='{dropped}'])" if dropped else None,
-            f"{box} {button or 'button.big'}"]
-    for attempt in range(3):
-        try:
-            if not page.locator(box).evaluate("card => card.open"):
-                page.click(f"{box} > summary")
-            for tap in filter(None, taps):
-                page.click(tap, timeout=3000)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
-    page.wait_for_selector(f".bm-plays li[data-play='{played}']")
+from browser_steps import play_card as play, sit_down, start_table
 
 
 def my_turn(page):

@@ -11,14 +11,12 @@ from collections import Counter
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
 from companion import create_app, store
 from companion.games import blackmail_deal as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
 from conftest import free_port
-from browser_steps import sit_down, start_table
+from browser_steps import play_card, sit_down, start_table
 
 # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the
 # hidden-information route test). Lana hands back positions 1, 2, 0.
@@ -53,25 +51,9 @@ def rigged_server(tmp_path, monkeypatch):
     store.clear_cache()
 
 
-def play(page, card, turn, target=None, named=None, button="button.big", hand=".bm-hand.mine"):
-    """Open the card in the hand, fill what it asks, play it; wait until it is in the round log.
-
-    A live refresh can close an open card between taps; then the card is opened again."""
-    box = f"{hand} details[data-card='{card}']"
-    taps = [f"{box} label.pill:has-text('{target}')" if target else None,
-            f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
-            f"{box} {button}"]
-    for attempt in range(3):
-        try:
-            if not page.locator(box).first.evaluate("card => card.open"):
-                page.click(f"{box} > summary")
-            for tap in filter(None, taps):
-                page.click(tap, timeout=3000)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
-    page.wait_for_selector(f".bm-plays li[data-play='{turn}']")
+def play(page, card, turn, hand=".bm-hand.mine", **taps):
+    """A card from this phone's own hand (or, with `hand`, the stand-in's)."""
+    play_card(page, card, turn, hand=hand, **taps)
 
 
 def private(page, what):
