@@ -83,22 +83,81 @@ def migrate(conn):
             raise
 
 
+class _Pool:
+    """Connections kept open between requests. Opening one (and its pragmas) costs more than
+    most requests do, and while one stays open SQLite keeps its WAL file instead of
+    checkpointing and deleting it every time the last connection closes."""
+
+    def __init__(self, path, pragmas, size=8):
+        self.key = (path, tuple(pragmas))
+        self.size = size
+        self.idle = []
+        self.lock = threading.Lock()
+
+    def take(self):
+        with self.lock:
+            if self.idle:
+                return self.idle.pop()
+        conn = connect(*self.key)
+        if self.key[0] not in _migrated:
+            with _migrate_lock:
+                if self.key[0] not in _migrated:
+                    migrate(conn)
+                    _migrated.add(self.key[0])
+        return conn
+
+    def give(self, conn):
+        try:
+            if conn.in_transaction:  # a request that failed half-way: nothing of it stays
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            conn.close()
+            return
+        with self.lock:
+            if len(self.idle) < self.size:
+                self.idle.append(conn)
+                return
+        conn.close()
+
+    def close(self):
+        with self.lock:
+            idle, self.idle = self.idle, []
+        for conn in idle:
+            conn.close()
+
+
+def _pool():
+    key = (current_app.config["DATABASE"], tuple(current_app.config.get("SQLITE_PRAGMAS", ())))
+    pool = current_app.extensions.get("db_pool")
+    if pool is None or pool.key != key:
+        if pool is not None:
+            pool.close()
+        pool = current_app.extensions["db_pool"] = _Pool(*key)
+    return pool
+
+
 def get_db():
     if "db" not in g:
-        path = current_app.config["DATABASE"]
-        g.db = connect(path, current_app.config.get("SQLITE_PRAGMAS", ()))
-        if path not in _migrated:
-            with _migrate_lock:
-                if path not in _migrated:
-                    migrate(g.db)
-                    _migrated.add(path)
+        g.db = _pool().take()
     return g.db
 
 
 def close_db(exc=None):
     conn = g.pop("db", None)
     if conn is not None:
-        conn.close()
+        _pool().give(conn)
+
+
+def forget_connections(app):
+    """Close the idle connections, so the next request opens a fresh one (tests use this)."""
+    pool = app.extensions.pop("db_pool", None)
+    if pool is not None:
+        pool.close()
+
+
+# Writers in this process queue on a lock that wakes the next one the moment it is free;
+# SQLite's own busy wait sleeps in steps of up to 100 ms, which a tap would feel.
+_write_lock = threading.Lock()
 
 
 class transaction:
@@ -108,12 +167,31 @@ class transaction:
         self.conn = conn
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        _write_lock.acquire()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            _write_lock.release()
+            raise
         return self.conn
 
     def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        try:
+            if exc_type is None:
+                try:
+                    self.conn.execute("COMMIT")
+                except sqlite3.Error:
+                    self._roll_back()  # a failed commit must not keep the lock
+                    raise
+            else:
+                self._roll_back()
+        finally:
+            _write_lock.release()
         return False
+
+    def _roll_back(self):
+        if self.conn.in_transaction:  # SQLite may have rolled back by itself already
+            self.conn.execute("ROLLBACK")
 
 
 @click.command("init-db")

@@ -37,6 +37,7 @@ def test_full_or_read_only_disk_is_a_clear_503_and_nothing_is_lost(app, host, jo
                             lambda *a, **k: real_connect(*a, factory=FullDisk, **k))
     else:
         app.config["SQLITE_PRAGMAS"] = ("query_only=ON",)
+    db_module.forget_connections(app)
     store.clear_cache()
     response = ana.act("score", seat=ana.seat, delta=1)
     assert response.status_code == 503
@@ -45,6 +46,7 @@ def test_full_or_read_only_disk_is_a_clear_503_and_nothing_is_lost(app, host, jo
     assert plain.status_code == 503 and "Everything saved before is kept" in plain.get_data(as_text=True)
     monkeypatch.undo()
     app.config["SQLITE_PRAGMAS"] = ()
+    db_module.forget_connections(app)
     store.clear_cache()
     assert [s["score"] for s in host.state()["state"]["seats"]] == [3]
 
