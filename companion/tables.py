@@ -5,8 +5,8 @@ import io
 import json
 
 from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
-                   request, url_for)
-from htmx_flask import request as htmx_request
+                   url_for)
+from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from . import access, games, qr, store
 from .live import notifier
@@ -48,7 +48,7 @@ def render_page(template, table, viewer, page, status=200, **extra):
         log=list(reversed(folded.log))[:15], version=folded.version,
         csrf=access.csrf_token(table),
         act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
-    if htmx_request and request.headers.get("HX-Target") in ("live", "live-body"):
+    if request.htmx and request.htmx.target in ("live", "live-body"):
         template = "tables/_live.html"
     return render_template(template, **context), status
 
@@ -183,7 +183,7 @@ def action_id():
 def after_change(table, viewer, page):
     """Answer a successful change: the new fragment for htmx, a redirect for a plain form."""
     changed(table)
-    if htmx_request:
+    if request.htmx:
         return render_page("tables/_live.html", table, viewer, page)
     target = "tables.host" if page == "host" else "tables.player"
     return redirect(url_for(target, code=table.code), 303)
@@ -191,7 +191,7 @@ def after_change(table, viewer, page):
 
 def refused(table, viewer, page, error):
     """Nothing was applied: show why, in place, with a 4xx status."""
-    if htmx_request:
+    if request.htmx:
         return render_page("tables/_live.html", table, viewer, page, status=422, error=str(error))
     abort(422, str(error))
 

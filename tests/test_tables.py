@@ -87,7 +87,18 @@ def test_plain_form_error_is_a_page_not_a_500(host, join):
     host.start("generic")
     ana = join(host, "Ana")
     response = ana.post("/act/score", {"seat": ana.seat, "delta": "x"}, htmx=False)
-    assert response.status_code == 422 and "whole number" in response.get_data(as_text=True)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422 and "whole number" in text and "<html" in text
+
+
+def test_plain_form_change_redirects_to_the_whole_page(host, join):
+    """Without JavaScript a tap is an ordinary form post: answer it with the page, not a fragment."""
+    host.start("generic")
+    ana = join(host, "Ana")
+    response = ana.post("/act/score", {"seat": ana.seat, "delta": "2"}, htmx=False)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/t/{host.code}/me")
+    page = ana.page().get_data(as_text=True)
+    assert "<html" in page and ana.state()["state"]["seats"][0]["score"] == 2
 
 
 def test_oversized_body_is_refused(host, join):
