@@ -34,7 +34,7 @@
   // Every swap re-renders the board; it must not close what a player has open or wipe what
   // they are typing. Open <details> and edited fields are keyed by their place in the page
   // and put back after the swap, except the form just submitted (and the section holding
-  // it): that one is done and starts fresh.
+  // it): that one is done and starts fresh, unless the server refused it.
   function keyOf(el, all) {
     var label = el.tagName === "DETAILS"
       ? (el.id || (el.querySelector("summary") || {}).textContent || "")
@@ -50,7 +50,8 @@
     kept = null;
     if (!live || live.id !== "live-body") return;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    var submitted = source && (source.tagName === "FORM" ? source : source.closest && source.closest("form"));
+    var refused = event.detail.xhr && event.detail.xhr.status >= 400;  // kept, to be fixed in place
+    var submitted = !refused && source && (source.tagName === "FORM" ? source : source.closest && source.closest("form"));
     kept = { open: {}, values: {}, focus: null };
     var details = live.querySelectorAll("details");
     details.forEach(function (d) {

@@ -66,6 +66,14 @@ def test_a_bad_amount_shows_a_message_and_changes_nothing(live_server, new_phone
     host.wait_for_selector(".live .error")
     assert "between" in host.locator(".live .error").inner_text()
     assert score_of(host, "Hosty").inner_text() == "0"
+    # The refused form stays as the player left it, open, so the amount can be fixed in place.
+    assert host.locator("li.seat details.more").evaluate("d => d.open")
+    assert host.locator("li.seat input[name=delta]").input_value() == "500"
+    host.fill("li.seat input[name=delta]", "5")
+    host.click("li.seat button:has-text('Apply')")
+    host.wait_for_selector("li.seat [data-score]:text-is('5')")
+    assert host.locator(".live .error").count() == 0
+    assert host.locator("li.seat input[name=delta]").input_value() == ""
 
 
 def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
