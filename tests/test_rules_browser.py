@@ -30,7 +30,12 @@ def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server
     me = phone.url
     phone.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Ana'))")
 
-    # A "?" on the scoreboard opens its entry in the tray.
+    # A "?" on the scoreboard opens its entry in the tray. Its circle is small, but a thumb
+    # landing up to 8 px outside it still hits it.
+    box = phone.locator(".bm-scores a.help[data-help]").bounding_box()
+    assert box["width"] < 44
+    assert phone.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('a.help')",
+                          [box["x"] - 7, box["y"] + box["height"] / 2])
     phone.click(".bm-scores a.help[data-help]")
     tray = phone.locator("#tray")
     phone.wait_for_selector("#tray[open] .rules-entry[data-entry='vp-to-win']")
