@@ -37,7 +37,10 @@ def main():
               help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).")
 @click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 160)),
               show_default="160", help="Worker threads; every open phone holds one for its live stream.")
-def serve(host, port, data_dir, public_url, threads):
+@click.option("--trusted-proxy", default=lambda: os.environ.get("COMPANION_TRUSTED_PROXY"),
+              help="Address of a reverse proxy in front of the app, whose X-Forwarded-For names "
+                   "each phone (or $COMPANION_TRUSTED_PROXY). Without it that header is ignored.")
+def serve(host, port, data_dir, public_url, threads, trusted_proxy):
     """Run the app with the waitress WSGI server."""
     import waitress
 
@@ -52,8 +55,12 @@ def serve(host, port, data_dir, public_url, threads):
     click.echo(qr.terminal(public_url + "/"))
     click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
     click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
+    # Behind a proxy every phone arrives from the proxy's address; the wrong-code limit must
+    # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).
+    proxy = dict(trusted_proxy=trusted_proxy, trusted_proxy_count=1,
+                 trusted_proxy_headers="x-forwarded-for x-forwarded-proto") if trusted_proxy else {}
     waitress.serve(app, host=host, port=port, threads=threads,
                    connection_limit=max(threads * 3, 500), channel_timeout=60,
                    # lets a live stream notice at once that its phone has gone away
                    channel_request_lookahead=1,
-                   ident="table-companion", clear_untrusted_proxy_headers=True)
+                   ident="table-companion", clear_untrusted_proxy_headers=True, **proxy)

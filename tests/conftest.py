@@ -99,16 +99,17 @@ def free_port():
 
 
 class Server:
-    def __init__(self, data_dir, port=None):
+    def __init__(self, data_dir, port=None, args=()):
         self.data_dir = str(data_dir)
         self.port = port or free_port()
+        self.args = list(args)
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
     def start(self):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", self.data_dir],
+             "--port", str(self.port), "--data-dir", self.data_dir, *self.args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 20
         while time.time() < deadline:

@@ -57,6 +57,23 @@ def test_guessing_codes_is_rate_limited(client):
     assert "Too many wrong table codes" in client.get("/t/ABCDEFG").get_data(as_text=True)
 
 
+def test_a_made_up_forwarded_address_does_not_reset_the_limit(client):
+    statuses = [client.get(f"/t/ZZZZZ{n:02d}", headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
+                for n in range(25)]
+    assert statuses[-1] == 429
+
+
+def test_behind_a_trusted_proxy_each_phone_has_its_own_limit(tmp_path):
+    server = Server(tmp_path, args=["--trusted-proxy", "127.0.0.1"]).start()
+    try:
+        guesser, neighbour = benchlib.Client(server.port), benchlib.Client(server.port)
+        statuses = [guesser.get(f"/t/ZZZZZ{n:02d}", {"X-Forwarded-For": "10.0.0.7"})[0] for n in range(21)]
+        assert statuses[:20] == [404] * 20 and statuses[20] == 429
+        assert neighbour.get("/t/ZZZZZ99", {"X-Forwarded-For": "10.0.0.8"})[0] == 404
+    finally:
+        server.stop()
+
+
 def test_eight_phones_tapping_one_seat_fifty_times_each(live_server):
     code, phones = benchlib.new_table(live_server.port, 8)
     seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
