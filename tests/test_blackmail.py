@@ -290,6 +290,14 @@ def test_cyril_duel_loser_is_one_tap_and_equal_cards_do_nothing():
     assert bm.seen_counts(state)[CYRIL] == 2 and bm.seen_counts(state)[ARCHER] == 1
 
 
+def test_a_cyril_loser_shows_a_card_some_unseen_card_beats():
+    state = start()
+    with pytest.raises(base.RuleError, match="Malory.*cannot lose a Cyril duel"):
+        play(state, CYRIL, target=2, eliminated=2, revealed=MALORY)
+    state = play(state, CYRIL, target=2, eliminated=2, revealed=LANA)   # Malory may be the winner's
+    assert bm.still_in(state) == [1, 3]
+
+
 def test_cyril_loser_must_be_a_duelist():
     state = start()
     with pytest.raises(base.RuleError, match="duelists"):

@@ -217,6 +217,15 @@ def seen_counts(state):
     return counts
 
 
+def _check_duel_loser(state, revealed, face_up):
+    """A Cyril loser's card is lower than the winner's: some higher card must still be unseen."""
+    seen = seen_counts(state)
+    unseen_higher = sum(BY_NUMBER[n]["copies"] - seen[n] - face_up.count(n) for n in NUMBERS if n > revealed)
+    if unseen_higher <= 0:
+        raise RuleError(f"{character_name(revealed)} cannot lose a Cyril duel: every higher card "
+                        "is already face up.")
+
+
 def valid_targets(state, seat, card):
     """Seats the player may pick for this card right now ([] when the card takes no target)."""
     kind = BY_NUMBER[card]["target"]
@@ -632,6 +641,7 @@ def _apply_play(state, event):
             if data.get("revealed") is not None:
                 entry["revealed"] = _character(data["revealed"], "The loser's card")
                 face_up.append(entry["revealed"])
+                _check_duel_loser(state, entry["revealed"], face_up)
     elif card == CHERYL:
         choice = data.get("choice")
         if choice not in ("protect", "look"):
