@@ -257,7 +257,18 @@ def test_ghost_only_at_three_and_never_banks():
     assert set(state["real"]) == {1, 2, 3}
     view = aoa.view_for(state, HOST)
     assert view["ghost"]["real"] == 0 and view["ghost"]["preliminary"] == 0
-    assert view["ghost"]["rules"] == list(aoa.GHOST_RULES)
+    assert len(view["ghost"]["rules"]) == len(aoa.GHOST_RULES)
+
+
+def test_the_ghost_sits_after_the_last_seat_so_it_is_on_her_right():
+    state = table(3)
+    ghost = aoa.view_for(state, HOST)["ghost"]
+    assert (ghost["on_her_right"], ghost["on_her_left"]) == ("Cy", "Ana")
+    assert "Cy, on her right, is killed in her place" in ghost["rule"]["magician_redirect"]
+    assert ghost["rule"]["magician_redirect"] in ghost["rules"]
+    state = run(state, "seat.reorder", {"order": [3, 1, 2]})   # the host moves seats
+    ghost = aoa.view_for(state, HOST)["ghost"]
+    assert (ghost["on_her_right"], ghost["on_her_left"]) == ("Bo", "Cy")
 
 
 def test_ghost_can_be_killed():

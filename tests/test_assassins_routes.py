@@ -576,7 +576,8 @@ def test_ghost_rules_show_at_their_numbers(three, app):
     ana.act("resolve.step", number=1)
     html = text(bo.page())
     assert 'data-rule="magician"' in html and 'data-rule="grave-digger"' not in html
-    assert "the player on her right is killed in her place" in html
+    assert "Cy, on her right, is killed in her place" in html     # the last seat: she sits after it
+    assert re.search(r"She sits between Cy \(on her right\) and Ana", html)
     ana.act("resolve.step", number=2)
     html = text(bo.page())
     assert 'data-rule="grave-digger"' in html and "never picks being killed" in html

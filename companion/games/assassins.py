@@ -561,6 +561,11 @@ def view_for(state, viewer):
     ghost = None
     if has_ghost(state):
         g = state["ghost"]
+        # The app's reading: she sits in the empty place after the last seat, so (play passing
+        # left, which is clockwise) the last seat is on her right and the first on her left.
+        right, left = state["seats"][-1]["name"], state["seats"][0]["name"]
+        rule = dict(GHOST_RULE, magician_redirect=f"If three Magicians would kill the ghost, {right}, "
+                                                  "on her right, is killed in her place.")
         ghost = {
             "face_up": [dict(card, magician=deck.is_magician(card["name"])) for card in g["face_up"]]
                        if g["face_up"] else None,
@@ -570,8 +575,10 @@ def view_for(state, viewer):
             "preliminary": g["preliminary"],
             "killed": g["killed"],
             "real": 0,
-            "rules": list(GHOST_RULES),
-            "rule": dict(GHOST_RULE),
+            "rules": list(rule.values()),
+            "rule": rule,
+            "on_her_right": right,
+            "on_her_left": left,
             "deal_steps": list(APP_DEAL_STEPS if g["source"] == "dealt" else PHYSICAL_DEAL_STEPS),
         }
     return {
