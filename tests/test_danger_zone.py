@@ -1,3 +1,4 @@
+import copy
 import itertools
 import json
 import random
@@ -858,6 +859,7 @@ def test_with_box_folds_in_tile_text_and_typed_dice():
     state = act(state, "challenge.draw", {"type_1": "Guns", "difficulty_1": "10", "reward_1": "3"})
     view = dz.view_for(state, {"role": "seat", "seat": 2})  # Bo plays Lana
     assert [o["dice"] for o in view["you"]["odds"][0]["options"]] == [3, 2, 1]
+    before = copy.deepcopy(view)
     boxed = dz.with_box(view, {"location-bullpen": "Gain 1.", "breakroom": " ",
                                "lana-dice": "Booze 2, Guns 3, Sex 1, Smarts 2"})
     by_name = {loc["name"]: loc for loc in boxed["locations"]}
@@ -868,3 +870,4 @@ def test_with_box_folds_in_tile_text_and_typed_dice():
         {"dice": 3, "source": "box", "success": 62.5, "card": 70.4}]
     assert boxed["you"]["skill_dice"]["Booze"] == {"dice": 2, "source": "box"}
     assert view["you"]["odds"][0]["options"][0]["source"] is None  # the input is untouched
+    assert view == before

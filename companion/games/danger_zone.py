@@ -1303,7 +1303,8 @@ def parse_typed_dice(text):
 def with_box(view, box):
     """A view with the table's typed text folded in: each Location's FIRST PLAYER text and
     the viewer's skill dice and odds. box is {entry id: text} for this game."""
-    view = copy.deepcopy(view)
+    # Copies of just the parts written below: the rest may be shared with the cached state.
+    view = dict(view, locations=[dict(location) for location in view["locations"]])
     box = box or {}
     for location in view["locations"]:
         typed = _typed(box, location_box_ids(location["name"]))
@@ -1311,6 +1312,7 @@ def with_box(view, box):
         location["effect"] = location_effect_text(location["name"], typed)
     you = view.get("you")
     if you and you.get("character"):
+        you = view["you"] = dict(you)
         typed = _typed(box, dice_box_ids(you["character"]))
         table_dice = parse_typed_dice(typed) if typed else {}
         you["skill_dice"] = skill_dice(you["character"], table_dice)
