@@ -1,5 +1,6 @@
 """`companion serve`: the real server (waitress) on the LAN, with the join address and QR."""
 
+import gc
 import os
 import socket
 import sys
@@ -59,6 +60,10 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy):
     # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).
     proxy = dict(trusted_proxy=trusted_proxy, trusted_proxy_count=1,
                  trusted_proxy_headers="x-forwarded-for x-forwarded-proto") if trusted_proxy else {}
+    # Everything loaded so far lives as long as the server: keep it out of the garbage
+    # collector's full passes, which otherwise stall every thread for tens of milliseconds.
+    gc.collect()
+    gc.freeze()
     waitress.serve(app, host=host, port=port, threads=threads,
                    connection_limit=max(threads * 3, 500), channel_timeout=60,
                    # lets a live stream notice at once that its phone has gone away
