@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from . import create_app, default_data_dir, qr
+from . import create_app, default_data_dir, live, qr
 
 
 def lan_address():
@@ -36,8 +36,9 @@ def main():
               help="Folder for the SQLite database and the secret key.")
 @click.option("--public-url", default=lambda: os.environ.get("COMPANION_PUBLIC_URL"),
               help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).")
-@click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 160)),
-              show_default="160", help="Worker threads; every open phone holds one for its live stream.")
+@click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 320)),
+              show_default="320", help="Worker threads. Every open page holds one for its live stream; "
+                                       "a tenth stay free for taps, and pages beyond that poll.")
 @click.option("--trusted-proxy", default=lambda: os.environ.get("COMPANION_TRUSTED_PROXY"),
               help="Address of a reverse proxy in front of the app, whose X-Forwarded-For names "
                    "each phone (or $COMPANION_TRUSTED_PROXY). Without it that header is ignored.")
@@ -49,7 +50,8 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy):
         shown_host = lan_address() if host in ("0.0.0.0", "::", "") else host
         public_url = f"http://{shown_host}:{port}"
     public_url = public_url.rstrip("/")
-    app = create_app({"DATA_DIR": data_dir, "PUBLIC_URL": public_url})
+    app = create_app({"DATA_DIR": data_dir, "PUBLIC_URL": public_url,
+                      "STREAM_LIMIT": live.streams_allowed(threads)})
     # Hand the GIL over sooner (default 5 ms): a woken live stream then waits less behind a
     # page render to send its one-line message.
     sys.setswitchinterval(0.001)

@@ -15,6 +15,7 @@ from . import store
 from .db import close_db, get_db
 
 bp = Blueprint("live", __name__)
+OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
 
 
 class _Table:
@@ -114,6 +115,12 @@ def notifier():
     return current_app.extensions.setdefault("live_notifier", Notifier())
 
 
+def streams_allowed(threads):
+    """How many live streams a server with this many threads may hold: the rest stay free
+    for taps and page loads, however many phones are open."""
+    return threads - max(4, threads // 10)
+
+
 @bp.get("/t/<code>/events")
 def events(code):
     db = get_db()
@@ -122,10 +129,17 @@ def events(code):
         abort(404)
     version = store.load(db, table).version
     close_db()  # a stream may stay open for hours: it must not hold a database connection
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    limit = current_app.config.get("STREAM_LIMIT")
+    if limit is not None and notifier().open_streams >= limit:
+        # Every thread a stream may hold is holding one. A stream that waited for a thread
+        # would queue every tap behind it, so this page gets the version now and comes back
+        # in a few seconds (the browser reconnects by itself), polling until a place frees.
+        return Response(f"retry: {OVERFLOW_RETRY_MS}\n\nevent: changed\ndata: {version}\n\n",
+                        mimetype="text/event-stream", headers=headers)
     stream = notifier().stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"],
                              request.environ.get("waitress.client_disconnected", lambda: False))
-    return Response(stream, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(stream, mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/healthz")

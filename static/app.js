@@ -96,7 +96,11 @@
     if (live && window.htmx && newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
   }
   document.addEventListener("htmx:sseOpen", function (event) {
-    event.detail.source.addEventListener("changed", function (message) {
+    // The browser reopens a dropped stream itself and says "open" again: listen only once.
+    var source = event.detail.source;
+    if (source.tcListening) return;
+    source.tcListening = true;
+    source.addEventListener("changed", function (message) {
       newest = Math.max(newest, parseInt(message.data, 10) || 0);
       catchUp();
     });

@@ -2,9 +2,11 @@
 code, a tap shows everywhere, a reload keeps the seat, an undo on the host reverts it."""
 
 import io
+import socket
 
 import pytest
 from browser_steps import sit_down, start_table
+from conftest import Server
 
 zxingcpp = pytest.importorskip("zxingcpp")
 Image = pytest.importorskip("PIL.Image")
@@ -108,3 +110,33 @@ def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
     assert ana_seat.locator("input[name=delta]").input_value() == "7"
     ana_seat.locator("button:has-text('Apply')").click()
     ana.wait_for_selector("li.seat:has(.name:text-is('Ana')) [data-score]:text-is('7')")
+
+
+def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new_phone):
+    """A server of 12 threads lets 8 pages hold live streams; here the host's page and seven
+    stand-ins hold them, so Ana's page is turned away every time and checks back every 3 s.
+    It still shows each change, and its reconnects never pile up listeners (one re-fetch a change)."""
+    server = Server(tmp_path, args=["--threads", "12"]).start()
+    try:
+        host = new_phone()
+        code = start_table(host, server.url, "generic")
+        stand_ins = []
+        for _ in range(7):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+            sock.recv(256)
+            stand_ins.append(sock)
+        ana = new_phone()
+        sit_down(ana, f"{server.url}/t/{code}", "Ana")
+        ana.evaluate("""() => { window.refetches = 0;
+            document.addEventListener('htmx:beforeRequest', e => {
+              if (e.detail.requestConfig.verb === 'get') window.refetches++; }); }""")
+        ana.wait_for_timeout(7000)  # two turned-away reconnects
+        host.click("[aria-label='Ana plus one']")
+        ana.wait_for_selector("li.seat [data-score]:text-is('1')", timeout=10_000)
+        ana.wait_for_timeout(500)
+        assert ana.evaluate("window.refetches") == 1
+        for sock in stand_ins:
+            sock.close()
+    finally:
+        server.stop()

@@ -166,6 +166,38 @@ def test_vanished_streams_are_freed(live_server):
     assert probe.get(f"/t/{code}/screen")[0] == 200
 
 
+def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
+    """12 threads: 8 may hold live streams. The ninth page is told the version and to come back,
+    and taps and page loads still get a thread at once."""
+    server = Server(tmp_path, args=["--threads", "12"]).start()
+    try:
+        code, phones = benchlib.new_table(server.port, 2)
+        held = []
+        for _ in range(8):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+            sock.recv(256)
+            held.append(sock)
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        extra.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+        answer = b""
+        while chunk := extra.recv(4096):  # a whole answer that ends, not a stream that waits
+            answer += chunk
+        assert b"200 OK" in answer and b"retry: 3000" in answer and b"event: changed" in answer
+        assert benchlib.Client(server.port).get("/")[0] == 200
+        seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
+        assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
+                              HX)[0] == 200
+        for sock in held:  # the eight that did get a stream hear the change
+            sock.settimeout(5)
+            data = b""
+            while data.count(b"event: changed") < 2:
+                data += sock.recv(4096)
+            sock.close()
+    finally:
+        server.stop()
+
+
 # --- hostile input -------------------------------------------------------------------------
 
 TEXT = st.one_of(st.text(max_size=60), st.sampled_from(
