@@ -38,6 +38,7 @@ def test_serve_prints_the_address_and_a_qr_code(live_server):
         process.wait(10)
     text = "".join(lines)
     assert "http://games.example.lan/" in text and "█" in text
+    assert "Live pages: 288 at once (--threads 320)" in text
 
 
 @pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
