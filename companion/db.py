@@ -52,15 +52,16 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 _migrated = set()
 _migrate_lock = threading.Lock()
+WRITE_WAIT_SECONDS = 10  # how long a write waits its turn before the tap is told to retry
 
 
 def connect(path, extra_pragmas=()):
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=WRITE_WAIT_SECONDS, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute(f"PRAGMA busy_timeout={WRITE_WAIT_SECONDS * 1000}")
     for pragma in extra_pragmas:  # tests simulate a full or read-only disk this way
         conn.execute(f"PRAGMA {pragma}")
     return conn
@@ -99,11 +100,15 @@ class _Pool:
             if self.idle:
                 return self.idle.pop()
         conn = connect(*self.key)
-        if self.key[0] not in _migrated:
-            with _migrate_lock:
-                if self.key[0] not in _migrated:
-                    migrate(conn)
-                    _migrated.add(self.key[0])
+        try:
+            if self.key[0] not in _migrated:
+                with _migrate_lock:
+                    if self.key[0] not in _migrated:
+                        migrate(conn)
+                        _migrated.add(self.key[0])
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def give(self, conn):
@@ -138,14 +143,15 @@ def _pool():
 
 def get_db():
     if "db" not in g:
-        g.db = _pool().take()
+        g.db_pool = _pool()  # the connection goes back where it came from
+        g.db = g.db_pool.take()
     return g.db
 
 
 def close_db(exc=None):
     conn = g.pop("db", None)
     if conn is not None:
-        _pool().give(conn)
+        g.pop("db_pool").give(conn)
 
 
 def forget_connections(app):
@@ -156,7 +162,8 @@ def forget_connections(app):
 
 
 # Writers in this process queue on a lock that wakes the next one the moment it is free;
-# SQLite's own busy wait sleeps in steps of up to 100 ms, which a tap would feel.
+# SQLite's own busy wait sleeps in steps of up to 100 ms, which a tap would feel. The queue
+# gives up as SQLite would (busy_timeout), so a lock held elsewhere never piles up threads.
 _write_lock = threading.Lock()
 
 
@@ -167,7 +174,10 @@ class transaction:
         self.conn = conn
 
     def __enter__(self):
-        _write_lock.acquire()
+        if self.conn.in_transaction:  # nested: SQLite would refuse it; the lock would hang
+            raise sqlite3.OperationalError("cannot start a transaction within a transaction")
+        if not _write_lock.acquire(timeout=WRITE_WAIT_SECONDS):
+            raise sqlite3.OperationalError("database is locked")
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except BaseException:

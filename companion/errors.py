@@ -31,7 +31,11 @@ def storage_error(error):
     """The disk is full or read-only: say so; the transaction was rolled back, nothing is lost."""
     current_app.logger.error("database error: %s", error)
     text = str(error).lower()
-    if any(word in text for word in ("full", "readonly", "read-only", "locked", "disk i/o")):
+    if "locked" in text:  # another writer held the database past the wait: nothing was applied
+        return handle(ServiceUnavailable(
+            "The table is busy saving other changes and could not save this one. "
+            "Nothing was applied; try again."))
+    if any(word in text for word in ("full", "readonly", "read-only", "disk i/o")):
         return handle(ServiceUnavailable(
             "The table cannot save changes right now: the server's disk is full or read-only. "
             "Everything saved before is kept; tell the host."))

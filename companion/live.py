@@ -47,12 +47,38 @@ class Notifier:
     def open_streams(self):
         return len(self._open)
 
-    def _table(self, table_id):
+    def open(self, table_id, version, gone=None, limit=None):
+        """Count a new stream in, or return None when `limit` streams are open already.
+
+        Checked and counted in one step, so pages reconnecting together cannot all slip past
+        the limit. Returns the stream's key, for stream() and close()."""
+        key = object()
         with self._lock:
+            if limit is not None and len(self._open) >= limit:
+                return None
             table = self._tables.get(table_id)
             if table is None:
                 table = self._tables[table_id] = _Table()
-            return table
+            table.streams += 1
+            self._open[key] = (table_id, table, gone or (lambda: False))
+            if gone and self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
+                self._reaper.start()
+        with table.changed:
+            table.version = max(table.version, version)
+        return key
+
+    def close(self, key):
+        """Count a stream out (again is harmless: the generator and the response both call it)."""
+        with self._lock:
+            entry = self._open.pop(key, None)
+            self._gone.discard(key)
+            if entry is None:
+                return
+            table_id, table, _ = entry
+            table.streams -= 1
+            if table.streams == 0:
+                self._tables.pop(table_id, None)
 
     def publish(self, table_id, version):
         with self._lock:
@@ -67,25 +93,19 @@ class Notifier:
         while True:
             time.sleep(self._reap_every)
             with self._lock:
-                found = [(key, table) for key, (table, gone) in self._open.items() if gone()]
+                found = [(key, table) for key, (_, table, gone) in self._open.items() if gone()]
                 self._gone.update(key for key, _ in found)
             for _, table in found:
                 with table.changed:
                     table.changed.notify_all()
 
-    def stream(self, table_id, version, heartbeat, gone=None):
-        """Yield SSE messages for one open page until its phone goes away."""
-        table = self._table(table_id)
-        key = object()
-        with self._lock:
-            table.streams += 1
-            self._open[key] = (table, gone or (lambda: False))
-            if gone and self._reaper is None:
-                self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
-                self._reaper.start()
+    def stream(self, key, heartbeat):
+        """Yield SSE messages for one opened stream until its phone goes away."""
+        entry = self._open.get(key)
+        if entry is None:
+            return
+        table = entry[1]
         try:
-            with table.changed:
-                table.version = max(table.version, version)
             seen = None
             yield "retry: 2000\n\n"
             while key not in self._gone:
@@ -102,12 +122,7 @@ class Notifier:
                     # A comment line keeps proxies from closing an idle stream.
                     yield f": {int(time.time())}\n\n"
         finally:
-            with self._lock:
-                self._open.pop(key, None)
-                self._gone.discard(key)
-                table.streams -= 1
-                if table.streams == 0:
-                    self._tables.pop(table_id, None)
+            self.close(key)
 
 
 def notifier():
@@ -130,16 +145,19 @@ def events(code):
     version = store.load(db, table).version
     close_db()  # a stream may stay open for hours: it must not hold a database connection
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    limit = current_app.config.get("STREAM_LIMIT")
-    if limit is not None and notifier().open_streams >= limit:
+    live = notifier()
+    key = live.open(table.id, version, request.environ.get("waitress.client_disconnected"),
+                    current_app.config.get("STREAM_LIMIT"))
+    if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets the version now and comes back
         # in a few seconds (the browser reconnects by itself), polling until a place frees.
         return Response(f"retry: {OVERFLOW_RETRY_MS}\n\nevent: changed\ndata: {version}\n\n",
                         mimetype="text/event-stream", headers=headers)
-    stream = notifier().stream(table.id, version, current_app.config["HEARTBEAT_SECONDS"],
-                             request.environ.get("waitress.client_disconnected", lambda: False))
-    return Response(stream, mimetype="text/event-stream", headers=headers)
+    response = Response(live.stream(key, current_app.config["HEARTBEAT_SECONDS"]),
+                        mimetype="text/event-stream", headers=headers)
+    response.call_on_close(lambda: live.close(key))  # also when the stream never started
+    return response
 
 
 @bp.get("/healthz")

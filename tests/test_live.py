@@ -12,8 +12,8 @@ import benchlib  # bench/, put on the path by conftest: the same HTTP client the
 
 def test_notifier_wakes_only_the_changed_table():
     notifier = Notifier()
-    one = notifier.stream(1, 5, heartbeat=0.05)
-    two = notifier.stream(2, 7, heartbeat=0.05)
+    one = notifier.stream(notifier.open(1, 5), heartbeat=0.05)
+    two = notifier.stream(notifier.open(2, 7), heartbeat=0.05)
     assert next(one).startswith("retry:") and next(two).startswith("retry:")
     assert next(one) == "event: changed\ndata: 5\n\n"
     assert next(two) == "event: changed\ndata: 7\n\n"
@@ -28,7 +28,7 @@ def test_notifier_wakes_only_the_changed_table():
 
 def test_a_stream_waiting_is_woken_by_publish():
     notifier = Notifier()
-    stream = notifier.stream(1, 1, heartbeat=10)
+    stream = notifier.stream(notifier.open(1, 1), heartbeat=10)
     next(stream), next(stream)
     got = []
     reader = threading.Thread(target=lambda: got.append(next(stream)))
@@ -38,6 +38,15 @@ def test_a_stream_waiting_is_woken_by_publish():
     reader.join(2)
     assert got == ["event: changed\ndata: 2\n\n"]
     stream.close()
+
+
+def test_the_stream_limit_is_checked_and_counted_in_one_step():
+    notifier = Notifier()
+    first = notifier.open(1, 1, limit=1)  # opened, its generator not started yet
+    assert first is not None and notifier.open(1, 1, limit=1) is None
+    notifier.close(first)      # a response closed before its stream ever ran frees its place
+    notifier.close(first)      # and closing twice is harmless
+    assert notifier.open_streams == 0 and notifier.open(1, 1, limit=1) is not None
 
 
 def test_real_server_streams_changes(live_server):

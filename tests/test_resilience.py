@@ -51,6 +51,30 @@ def test_full_or_read_only_disk_is_a_clear_503_and_nothing_is_lost(app, host, jo
     assert [s["score"] for s in host.state()["state"]["seats"]] == [3]
 
 
+def test_a_write_stuck_behind_a_held_lock_gives_up_with_a_message(app, host, join, monkeypatch):
+    host.start("generic")
+    ana = join(host, "Ana")
+    monkeypatch.setattr(db_module, "WRITE_WAIT_SECONDS", 0.2)
+    assert db_module._write_lock.acquire()  # as if another writer never let go
+    try:
+        response = ana.act("score", seat=ana.seat, delta=1)
+    finally:
+        db_module._write_lock.release()
+    assert response.status_code == 503 and "busy saving other changes" in response.get_data(as_text=True)
+    assert ana.act("score", seat=ana.seat, delta=2).status_code == 200
+    assert [s["score"] for s in host.state()["state"]["seats"]] == [2]
+
+
+def test_a_nested_write_is_refused_not_hung(tmp_path):
+    conn = db_module.connect(str(tmp_path / "n.sqlite3"))
+    with db_module.transaction(conn):
+        with pytest.raises(sqlite3.OperationalError, match="within a transaction"):
+            with db_module.transaction(conn):
+                pass
+    with db_module.transaction(conn):  # the lock was let go: the next write goes through
+        pass
+
+
 def test_guessing_codes_is_rate_limited(client):
     statuses = [client.get(f"/t/ZZZZZ{n:02d}").status_code for n in range(25)]
     assert statuses[:20] == [404] * 20 and statuses[-1] == 429

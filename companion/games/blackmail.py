@@ -423,6 +423,9 @@ def _parse_play(form, state, actor):
         else:
             data["eliminated"] = _opt_seat(form.get("eliminated"), "The duel's loser")
         data["revealed"] = _opt_character(form.get("revealed"), "The loser's card")
+        if data["revealed"] is not None and data["eliminated"] is not None:
+            # Checked on entry only: a log recorded before this check still folds as it did.
+            _check_duel_loser(state, data["revealed"], [CYRIL, data["revealed"]])
     elif card == CHERYL:
         data["choice"] = str(form.get("choice") or "").strip().lower()
     elif card in (PAM, RAY):
@@ -641,7 +644,6 @@ def _apply_play(state, event):
             if data.get("revealed") is not None:
                 entry["revealed"] = _character(data["revealed"], "The loser's card")
                 face_up.append(entry["revealed"])
-                _check_duel_loser(state, entry["revealed"], face_up)
     elif card == CHERYL:
         choice = data.get("choice")
         if choice not in ("protect", "look"):
