@@ -140,3 +140,25 @@ def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new
             sock.close()
     finally:
         server.stop()
+
+
+def test_an_open_phone_recovers_by_itself_after_the_server_is_killed(tmp_path, new_phone):
+    """SIGKILL the server under an open page, start it again on the same data: the page
+    reconnects on its own and shows what changed meanwhile, and taps work again."""
+    server = Server(tmp_path).start()
+    try:
+        host = new_phone()
+        code = start_table(host, server.url, "generic")
+        ana = new_phone()
+        sit_down(ana, f"{server.url}/t/{code}", "Ana")
+        ana.click("[aria-label='Ana plus one']")
+        ana.wait_for_selector("li.seat [data-score]:text-is('1')")
+        server.stop(kill=True)
+        server = Server(tmp_path, port=server.port).start()
+        host.reload()  # the host's page taps on the new server; Ana's page is left alone
+        host.click("[aria-label='Ana plus one']")
+        ana.wait_for_selector("li.seat [data-score]:text-is('2')", timeout=15_000)
+        ana.click("[aria-label='Ana plus one']")
+        host.wait_for_selector("li.seat [data-score]:text-is('3')")
+    finally:
+        server.stop()
