@@ -9,6 +9,7 @@ import hashlib
 import json
 import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -330,19 +331,29 @@ def _roster_text(before, event):
 
 # --- the cache of folds ---------------------------------------------------------------
 
-_cache = {}
+# Keyed by id and code, so two databases in one process (tests) never share a fold; bounded,
+# so a server that runs for weeks keeps only the tables in play (the rest fold again on demand).
+_cache = OrderedDict()
 _cache_lock = threading.Lock()
+CACHED_TABLES = 256
+
+
+def _cache_get(table):
+    with _cache_lock:
+        return _cache.get((table.id, table.code))
 
 
 def _cache_put(table, folded):
     with _cache_lock:
-        _cache[table.id] = folded
+        _cache[(table.id, table.code)] = folded
+        _cache.move_to_end((table.id, table.code))
+        while len(_cache) > CACHED_TABLES:
+            _cache.popitem(last=False)
 
 
 def _refresh(db, table):
     """The table's fold brought up to date with the log (incrementally when it can)."""
-    with _cache_lock:
-        folded = _cache.get(table.id)
+    folded = _cache_get(table)
     if folded is None:
         folded = _fold(table, _events(db, table))
     else:
@@ -359,8 +370,7 @@ def _refresh(db, table):
 def load(db, table):
     """The table's current Folded state (read-only: callers must not mutate it)."""
     latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
-    with _cache_lock:
-        folded = _cache.get(table.id)
+    folded = _cache_get(table)
     if folded is not None and folded.version == latest:
         return folded
     return _refresh(db, table)

@@ -55,6 +55,16 @@ def test_state_is_the_fold_of_events_and_survives_a_restart(db):
     assert [e["text"] for e in store.load(db, table).log][-2:] == ["+3 Ana, points", "-1 Ana, points"]
 
 
+def test_the_fold_cache_is_bounded_and_an_evicted_table_folds_again(db, monkeypatch):
+    monkeypatch.setattr(store, "CACHED_TABLES", 2)
+    tables = [store.create_table(db, "generic")[0] for _ in range(3)]
+    for n, table in enumerate(tables, start=1):
+        seat, _ = store.add_seat(db, table, "Ana", HOST)
+        store.act(db, table, "score", {"seat": str(seat), "delta": str(n)}, HOST)
+    assert len(store._cache) == 2 and store._cache_get(tables[0]) is None
+    assert [scores(db, table) for table in tables] == [{"Ana": 1}, {"Ana": 2}, {"Ana": 3}]
+
+
 def test_any_entry_can_be_undone_and_the_undo_undone(db):
     table, _ = store.create_table(db, "generic")
     ana, _ = store.add_seat(db, table, "Ana", HOST)
