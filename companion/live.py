@@ -22,9 +22,12 @@ class _Table:
     """The live state of one table: its version and the streams waiting on it."""
 
     def __init__(self):
-        self.changed = threading.Condition()
+        lock = threading.Lock()
+        self.changed = threading.Condition(lock)  # a new version for the streams
+        self.sent = threading.Condition(lock)     # every stream has sent it
         self.version = 0
         self.streams = 0
+        self.unsent = 0  # streams that have not yet sent the newest version
 
 
 class Notifier:
@@ -80,14 +83,21 @@ class Notifier:
             if table.streams == 0:
                 self._tables.pop(table_id, None)
 
-    def publish(self, table_id, version):
+    def publish(self, table_id, version, wait=0.0):
+        """Wake the table's streams; with `wait`, give them up to that long to send it.
+
+        The publisher's next job is rendering its own answer, and under one GIL that render
+        would hold up the very streams it just woke: waiting here lets them go first."""
         with self._lock:
             table = self._tables.get(table_id)
         if table is None:
             return  # nobody is watching; a stream that opens later reads the version itself
         with table.changed:
             table.version = max(table.version, version)
+            table.unsent = table.streams
             table.changed.notify_all()
+            if wait:
+                table.sent.wait_for(lambda: table.unsent <= 0 or table.version != version, wait)
 
     def _reap(self):
         while True:
@@ -118,6 +128,10 @@ class Notifier:
                 if current != seen:
                     seen = current
                     yield f"event: changed\ndata: {current}\n\n"
+                    with table.changed:  # handed to the socket: one fewer to wait for
+                        table.unsent -= 1
+                        if table.unsent <= 0:
+                            table.sent.notify_all()
                 else:
                     # A comment line keeps proxies from closing an idle stream.
                     yield f": {int(time.time())}\n\n"

@@ -40,6 +40,37 @@ def test_a_stream_waiting_is_woken_by_publish():
     stream.close()
 
 
+def test_publish_can_wait_until_the_tables_streams_have_sent_it():
+    notifier = Notifier()
+    streams = [notifier.stream(notifier.open(1, 1), heartbeat=10) for _ in range(2)]
+    for stream in streams:
+        next(stream), next(stream)  # the retry line and the opening version
+    got = []
+
+    def serve(stream):  # as waitress does: write a message, then ask for the next one
+        got.append(next(stream))
+        got.append(next(stream))
+
+    readers = [threading.Thread(target=serve, args=(s,)) for s in streams]
+    for reader in readers:
+        reader.start()
+    time.sleep(0.05)
+    began = time.monotonic()
+    notifier.publish(1, 2, wait=30)  # back once both have sent it, long before 30 s
+    assert time.monotonic() - began < 10
+    assert got == ["event: changed\ndata: 2\n\n"] * 2
+    # Now nobody asks the streams for more (as if their phones stalled): the publisher is
+    # held only as long as `wait`.
+    began = time.monotonic()
+    notifier.publish(1, 3, wait=0.2)
+    assert 0.15 < time.monotonic() - began < 10
+    for reader in readers:
+        reader.join(2)
+    for stream in streams:
+        stream.close()
+    assert notifier.open_streams == 0
+
+
 def test_the_stream_limit_is_checked_and_counted_in_one_step():
     notifier = Notifier()
     first = notifier.open(1, 1, limit=1)  # opened, its generator not started yet
