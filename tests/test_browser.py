@@ -131,11 +131,13 @@ def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new
         ana.evaluate("""() => { window.refetches = 0;
             document.addEventListener('htmx:beforeRequest', e => {
               if (e.detail.requestConfig.verb === 'get') window.refetches++; }); }""")
-        ana.wait_for_timeout(7000)  # two turned-away reconnects
+        ana.wait_for_timeout(9500)  # three turned-away reconnects
         host.click("[aria-label='Ana plus one']")
         ana.wait_for_selector("li.seat [data-score]:text-is('1')", timeout=10_000)
         ana.wait_for_timeout(500)
-        assert ana.evaluate("window.refetches") == 1
+        # One re-fetch for the change (two if a reconnect lands while it is on its way);
+        # a listener per reconnect would make it four.
+        assert ana.evaluate("window.refetches") in (1, 2)
         for sock in stand_ins:
             sock.close()
     finally:
