@@ -98,6 +98,16 @@ class Client:
         return self.request("POST", path, form, headers)
 
 
+def event_stream(port, code, cookie=None, timeout=None):
+    """A socket that has asked for a table's live stream (as a page's EventSource does)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    head = f"GET /t/{code}/events HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+    if cookie:
+        head += f"Cookie: tc={cookie}\r\n"
+    sock.sendall((head + "\r\n").encode())
+    return sock
+
+
 def new_table(port, phones, game="generic"):
     """A table with `phones` seated phones; returns (code, [Client, ...])."""
     host = Client(port)

@@ -20,11 +20,10 @@ import multiprocessing
 import random
 import re
 import selectors
-import socket
 import threading
 import time
 
-from benchlib import Client, Server, new_table, percentile
+from benchlib import Client, Server, event_stream, new_table, percentile
 
 TIMEOUT = 5.0
 
@@ -86,9 +85,7 @@ class Streams:
         self.running = True
 
     def open(self, port, code, cookie, key):
-        sock = socket.create_connection(("127.0.0.1", port))
-        sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: 127.0.0.1\r\nCookie: tc={cookie}\r\n"
-                     f"Accept: text/event-stream\r\n\r\n".encode())
+        sock = event_stream(port, code, cookie)
         sock.setblocking(False)
         self.buffers[sock] = b""
         self.seen[key] = {}

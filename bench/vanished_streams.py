@@ -12,18 +12,13 @@ still get the next change.
 
 import argparse
 import json
-import socket
 import time
 
-from benchlib import Client, Server, new_table
+from benchlib import Client, Server, event_stream, new_table
 
 
 def open_stream(port, code, cookie=None):
-    sock = socket.create_connection(("127.0.0.1", port))
-    head = f"GET /t/{code}/events HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-    if cookie:
-        head += f"Cookie: tc={cookie}\r\n"
-    sock.sendall((head + "\r\n").encode())
+    sock = event_stream(port, code, cookie)
     sock.recv(256)  # the opening message: the stream is being served
     return sock
 

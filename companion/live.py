@@ -111,10 +111,7 @@ class Notifier:
 
     def stream(self, key, heartbeat):
         """Yield SSE messages for one opened stream until its phone goes away."""
-        entry = self._open.get(key)
-        if entry is None:
-            return
-        table = entry[1]
+        table = self._open[key][1]
         try:
             seen = None
             yield "retry: 2000\n\n"

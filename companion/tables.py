@@ -46,7 +46,7 @@ def render_page(template, table, viewer, page, status=200, **extra):
         table=table, viewer=viewer, page=page, module=module,
         game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
         view=module.view_for(folded.state, viewer or {"role": "screen", "seat": None}),
-        log=list(reversed(folded.log))[:15], version=folded.version,
+        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
         csrf=access.csrf_token(table),
         act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
     if request.htmx and request.htmx.target in ("live", "live-body"):

@@ -2,8 +2,8 @@
 code, a tap shows everywhere, a reload keeps the seat, an undo on the host reverts it."""
 
 import io
-import socket
 
+import benchlib
 import pytest
 from browser_steps import sit_down, start_table
 from conftest import Server
@@ -122,8 +122,7 @@ def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new
         code = start_table(host, server.url, "generic")
         stand_ins = []
         for _ in range(7):
-            sock = socket.create_connection(("127.0.0.1", server.port))
-            sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+            sock = benchlib.event_stream(server.port, code)
             sock.recv(256)
             stand_ins.append(sock)
         ana = new_phone()

@@ -1,7 +1,6 @@
 """Server-Sent Events: a stream opens with the current version and wakes on every change."""
 
 import re
-import socket
 import threading
 import time
 
@@ -82,8 +81,7 @@ def test_the_stream_limit_is_checked_and_counted_in_one_step():
 
 def test_real_server_streams_changes(live_server):
     code, phones = benchlib.new_table(live_server.port, 2)
-    sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=5)
-    sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+    sock = benchlib.event_stream(live_server.port, code, timeout=5)
     buffer = b""
 
     def read_until(pattern):

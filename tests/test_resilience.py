@@ -4,7 +4,6 @@ server, phones that vanish, and hostile input."""
 import http.client
 import json
 import re
-import socket
 import sqlite3
 import threading
 import time
@@ -176,9 +175,7 @@ def test_vanished_streams_are_freed(live_server):
     for batch in range(5):  # 500 phones open the live stream and vanish without goodbye
         socks = []
         for _ in range(100):
-            sock = socket.create_connection(("127.0.0.1", live_server.port))
-            sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
-            socks.append(sock)
+            socks.append(benchlib.event_stream(live_server.port, code))
         for sock in socks:
             sock.recv(64)
             sock.close()
@@ -199,12 +196,10 @@ def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
         code, phones = benchlib.new_table(server.port, 2)
         held = []
         for _ in range(8):
-            sock = socket.create_connection(("127.0.0.1", server.port))
-            sock.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+            sock = benchlib.event_stream(server.port, code)
             sock.recv(256)
             held.append(sock)
-        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-        extra.sendall(f"GET /t/{code}/events HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+        extra = benchlib.event_stream(server.port, code, timeout=5)
         answer = b""
         while chunk := extra.recv(4096):  # a whole answer that ends, not a stream that waits
             answer += chunk
