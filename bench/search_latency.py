@@ -39,6 +39,10 @@ QUERIES = {
         "protected", "eliminated", "out of the round", "empty deck",
         "what happens if the deck is empty", "tie", "who goes first", "setup", "next round",
         "discard malory", "guess", "compare hands", "reshuffle", "quick reference",
+        # typos and whole questions
+        "kreiger", "kruger", "malroy", "can I guess Archer with Archer",
+        "do I have to play the 8", "what if I'm the last one left",
+        "does lana take a protected players card",
     ],
     "danger-zone": [
         "uh", "UH", "upper hand", "ml", "mission leader", "initiative", "reception",
@@ -48,12 +52,15 @@ QUERIES = {
         "archer dice", "cheryl", "krieger", "lana", "event", "embarrassing pictures",
         "rona thorne", "uta", "woodhouse", "have some sex", "golden rule", "how many locations",
         "5p", "7 players", "clean up", "movement phase", "roll-off", "below zero", "20",
+        "recepton", "archer skills", "who gets initiative next round",
+        "what do I roll when someone is already at my location",
     ],
     "assassins": [
         "ghost", "magician", "3 magicians", "grave digger", "soldier", "cook", "sergeant",
         "chef", "wizard", "extra cards", "front row", "rear row", "face down", "prelim",
         "preliminary points", "real points", "killed", "dead", "15", "tie", "anti-clockwise",
         "dog", "draft", "pass left", "resolve order", "penalty chips", "deck list", "3p",
+        "magican", "grave diger", "when do preliminary points become real",
     ],
     None: [
         "lana", "archer", "7", "uh", "vp", "ml", "setup", "quickref", "qr", "cheat sheet",
@@ -83,7 +90,8 @@ def workload():
                        ("danger-zone", "embarrassing pictures"), ("assassins", "grave digger"),
                        ("blackmail", "secret character"), (None, "quick reference"),
                        ("danger-zone", "applied research"), ("assassins", "anti-clockwise"),
-                       ("danger-zone", "woodhouse")]:
+                       ("danger-zone", "woodhouse"), ("blackmail", "kreiger"),
+                       ("danger-zone", "recepton")]:
         runs += [(game, prefix) for prefix in as_you_type(word)]
     return runs
 

@@ -1,7 +1,5 @@
 """Table Companion: bookkeeping for physical games, shared live between phones."""
 
-import importlib
-import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -10,7 +8,6 @@ from flask import Flask
 from htmx_flask import Htmx
 
 PACKAGE = Path(__file__).resolve().parent
-GAME_ROUTE_MODULES = ("danger_zone_routes", "blackmail_routes", "assassins_routes", "rules_routes")
 
 
 def _asset_dir(name):
@@ -52,7 +49,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
     Htmx(app)
-    from . import access, db, errors, live, tables, web
+    from . import access, db, errors, games, live, rules_routes, tables, web
 
     db.init_app(app)
     errors.init_app(app)
@@ -60,8 +57,9 @@ def create_app(test_config=None):
     app.before_request(access.same_origin_only)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
-    # A game whose screens need routes beyond /act/<kind> keeps them in <game>_routes.py.
-    for name in GAME_ROUTE_MODULES:
-        if importlib.util.find_spec(f"{__name__}.{name}"):
-            app.register_blueprint(importlib.import_module(f"{__name__}.{name}").bp)
+    app.register_blueprint(rules_routes.bp)
+    # A game whose screens need routes beyond /act/<kind> hands over its own blueprint.
+    for module in games.GAMES.values():
+        if hasattr(module, "blueprint"):
+            app.register_blueprint(module.blueprint())
     return app

@@ -16,6 +16,18 @@ COOKIE = "tc"
 COOKIE_DAYS = 30
 
 
+def table_or_404(code):
+    """The table with this code; every /t/<code>/… address counts wrong codes here, so a
+    device that guesses too often waits, whichever address it guesses at."""
+    limiter = guess_limiter()
+    limiter.check(request.remote_addr)
+    table = store.find_table(get_db(), code) if len(code) <= 20 else None
+    if table is None:
+        limiter.miss(request.remote_addr)
+        abort(404, "No table has that code. Check the letters and try again.")
+    return table
+
+
 def cookie_path(table):
     return f"/t/{table.code}"
 
@@ -23,6 +35,13 @@ def cookie_path(table):
 def current_viewer(table):
     """The viewer dict for this request at this table, or None for someone with no seat."""
     return store.identify(get_db(), table, request.cookies.get(COOKIE))
+
+
+def was_removed(table):
+    """True when this phone held a seat that the host has since taken off the table."""
+    token = request.cookies.get(COOKIE)
+    return bool(token) and store.token_seat(get_db(), table, token) is not None \
+        and store.identify(get_db(), table, token) is None
 
 
 def set_token(response, table, token):

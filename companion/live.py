@@ -11,7 +11,7 @@ import time
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from . import store
+from . import access, store
 from .db import close_db, get_db
 
 bp = Blueprint("live", __name__)
@@ -150,9 +150,7 @@ def streams_allowed(threads):
 @bp.get("/t/<code>/events")
 def events(code):
     db = get_db()
-    table = store.find_table(db, code)
-    if table is None:
-        abort(404)
+    table = access.table_or_404(code)
     version = store.load(db, table).version
     close_db()  # a stream may stay open for hours: it must not hold a database connection
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -21,7 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import box
 from .db import get_db
-from .games import assassins_deck as deck
+from .games.assassins import deck
 from .games import danger_zone as dz
 from .games.base import RuleError
 from .rules import search as rules

@@ -13,15 +13,16 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from . import games
+from . import games, names
 from .db import transaction
 from contextlib import contextmanager
-from .games.base import ROSTER_KINDS, RuleError, apply_roster
+from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, apply_roster,
+                         check_post, may_undo, undo_right)
 
 # Unambiguous when read aloud or typed: no 0/O, 1/I/L. 31 symbols ** 7 ≈ 34 bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 7
-NAME_MAX = 24
+NAME_MAX = names.NAME_MAX
 HOST = {"role": "host", "seat": None}
 
 _random = secrets.SystemRandom()
@@ -96,27 +97,28 @@ def find_table(db, code):
 
 
 def identify(db, table, token):
-    """Who holds this token at this table: a viewer dict, or None for a stranger."""
+    """Who holds this token at this table: a viewer dict, or None for a stranger.
+
+    A seat counts while the log seats it, so undoing a removal brings its phone back."""
     if not token:
         return None
     hashed = token_hash(token)
+    seated = {s["id"] for s in load(db, table).state["seats"]}
     if secrets.compare_digest(hashed, table.host_token_hash):
-        return {"role": "host", "seat": table.host_seat}
-    row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=? AND removed=0",
-                     (table.id, hashed)).fetchone()
-    return {"role": "seat", "seat": row["id"]} if row else None
+        return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
+    seat = token_seat(db, table, token)
+    return {"role": "seat", "seat": seat} if seat in seated else None
+
+
+def token_seat(db, table, token):
+    """The seat a phone's token was given, seated now or not (a removed phone's, say)."""
+    row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=?",
+                     (table.id, token_hash(token or ""))).fetchone()
+    return row["id"] if row else None
 
 
 def clean_name(name, state, seat=None):
-    name = " ".join((name or "").split())
-    if not name:
-        raise RuleError("Type a name so the table knows who you are.")
-    if len(name) > NAME_MAX:
-        raise RuleError(f"Names are at most {NAME_MAX} characters.")
-    for other in state["seats"]:
-        if other["id"] != seat and other["name"].casefold() == name.casefold():
-            raise RuleError(f"“{name}” is already at this table. Pick another name.")
-    return name
+    return names.clean_name(name, [s["name"] for s in state["seats"] if s["id"] != seat])
 
 
 def add_seat(db, table, name, actor, phone=True, as_host=False):
@@ -125,7 +127,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
         name = clean_name(name, folded.state)
-        if as_host and table.host_seat is not None:
+        if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
             raise RuleError("The host already has a seat.")
         seat = db.execute("INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
                           (table.id, token_hash(token) if token else None)).lastrowid
@@ -147,15 +149,10 @@ def rename_seat(db, table, seat, name, actor):
 
 
 def remove_seat(db, table, seat, actor):
+    """Take a seat off the table; the host can undo it, and the phone's token then works again."""
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
         _append(db, table, folded, "seat.remove", {"seat": seat}, actor, None, pending)
-        # A removed phone's old token must not bring it back.
-        db.execute("UPDATE seats SET removed=1, token_hash=NULL WHERE id=? AND table_id=?",
-                   (seat, table.id))
-        if table.host_seat == seat:
-            db.execute("UPDATE game_tables SET host_seat=NULL WHERE id=?", (table.id,))
-            table.host_seat = None
 
 
 def move_seat(db, table, seat, step, actor):
@@ -185,20 +182,32 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
         folded = _refresh(db, table)
         if kind in ROSTER_KINDS or kind == "undo":
             raise RuleError("Unknown action.")
+        check_post(table.module, kind, actor, {})  # host-only kinds: before the rules speak
         data = table.module.parse(kind, form, folded.state, actor, rng)
+        check_post(table.module, kind, actor, data)
         return _append(db, table, folded, kind, data, actor, action_id, pending)
 
 
 def undo(db, table, event_id, actor, action_id=None):
-    """Void one earlier event (or re-apply one an undo voided), as an event of its own."""
+    """Void one earlier event (or re-apply one an undo voided), as an event of its own.
+
+    Needs the right to post the entry's action (games.base.undo_right), and happens once:
+    an entry already undone is refused, with who undid it, however many phones tap at once."""
     with _writing(db, table) as pending:
         done = _already_applied(db, table, action_id)
         if done:
             return done
         folded = _refresh(db, table)
         target = next((e for e in folded.log if e["id"] == event_id), None)
-        if target is None or not target["undoable"]:
+        if target is None or target["undo_right"] is None:
             raise RuleError("That change cannot be undone.")
+        if not may_undo(target["undo_right"], actor):
+            raise NotAllowed("Only the host can undo that." if target["undo_right"] == HOST_RIGHT
+                             else "Only that player or the host can undo that.")
+        if target["undone"]:
+            by = next((e["who"] for e in reversed(folded.log)
+                       if e.get("target") == event_id and not e["undone"]), "someone")
+            raise RuleError(f"That was already undone by {by}. Nothing changed.")
         refusal = _undo_refusal(table.module, folded.state, target["kind"])
         if refusal:
             raise RuleError(refusal)
@@ -274,12 +283,15 @@ def _step(table, folded, event, strict=True):
     log = list(folded.log)
     entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
              "who": _actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
-             "undoable": event["kind"] not in ROSTER_KINDS}
+             "undo_right": undo_right(module, event)}
     after = before
     if event["kind"] == "undo":
         target = next((e for e in log if e["id"] == event["data"]["event"]), None)
-        entry["text"] = f"undo: {target['text']}" if target else "undo"
-        entry["undoable"] = target is not None
+        entry["target"] = event["data"]["event"]
+        # Undoing an undo needs the same right as undoing the entry itself.
+        entry["undo_right"] = target["undo_right"] if target else None
+        redo = target and target["kind"] in getattr(module, "DRAWN", ())
+        entry["text"] = f"{'redo' if redo else 'undo'}: {target['text']}" if target else "undo"
     elif event["id"] not in folded.voided:
         try:
             after = before
@@ -291,8 +303,8 @@ def _step(table, folded, event, strict=True):
                 raise
             after, entry["skipped"] = before, True
         entry["text"] = _roster_text(before, event) or module.describe(before, after, event)
-        if entry["undoable"] and _undo_refusal(module, after, event["kind"]):
-            entry["undoable"] = False
+        if entry["undo_right"] is not None and _undo_refusal(module, after, event["kind"]):
+            entry["undo_right"] = None
     else:
         entry["text"] = module.describe(before, before, event) if event["kind"] not in ROSTER_KINDS else ""
     log.append(entry)

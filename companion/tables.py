@@ -11,20 +11,13 @@ from htmx_flask import request  # flask's request, with .htmx: true only for htm
 from . import access, games, qr, store
 from .live import notifier
 from .db import get_db
-from .games.base import RuleError
+from .games.base import NotAllowed, RuleError
 
 bp = Blueprint("tables", __name__)
 MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
 
 
-def table_or_404(code):
-    limiter = access.guess_limiter()
-    limiter.check(request.remote_addr)
-    table = store.find_table(get_db(), code) if len(code) <= 20 else None
-    if table is None:
-        limiter.miss(request.remote_addr)
-        abort(404, "No table has that code. Check the letters and try again.")
-    return table
+table_or_404 = access.table_or_404
 
 
 def changed(table):
@@ -124,6 +117,8 @@ def join_post(code):
 def player(code):
     table = table_or_404(code)
     viewer = access.current_viewer(table)
+    if viewer is None and access.was_removed(table):
+        return render_page("tables/player.html", table, None, "removed")
     if viewer is None or viewer["seat"] is None:
         return redirect(url_for("tables.join", code=table.code))
     return render_page("tables/player.html", table, viewer, "player")
@@ -152,7 +147,9 @@ def live(code):
     viewer = access.current_viewer(table) if page != "screen" else None
     if page == "host" and (viewer is None or viewer["role"] != "host"):
         page, viewer = "screen", None
-    if page == "player" and (viewer is None or viewer["seat"] is None):
+    if page in ("player", "removed") and viewer is None and access.was_removed(table):
+        page = "removed"  # the phone's seat was taken off (the host may still undo that)
+    elif page in ("player", "removed") and (viewer is None or viewer["seat"] is None):
         page, viewer = "screen", None
     return render_page("tables/_live.html", table, viewer, page)
 
@@ -215,6 +212,8 @@ def apply_change(code, write, host=False):
     page = "host" if host else page_of(viewer)
     try:
         write(get_db(), table, viewer)
+    except NotAllowed as error:
+        abort(403, str(error))
     except RuleError as error:
         return refused(table, viewer, page, error)
     return after_change(table, viewer, page)
@@ -223,8 +222,6 @@ def apply_change(code, write, host=False):
 @bp.post("/t/<code>/act/<kind>")
 def act(code, kind):
     def write(db, table, viewer):
-        if kind in getattr(table.module, "HOST_ONLY", ()) and viewer["role"] != "host":
-            abort(403, "Only the host can do that.")
         store.act(db, table, kind, posted_form(), viewer, action_id())
     return apply_change(code, write)
 

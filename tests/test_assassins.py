@@ -5,7 +5,7 @@ from math import comb
 import pytest
 
 from companion.games import assassins as aoa
-from companion.games import assassins_deck as deck
+from companion.games.assassins import deck
 from companion.games import base
 from companion.games.base import RuleError
 from assassins_decks import BASE_DECK, CHEF, WIZARD

@@ -302,7 +302,7 @@ def test_front_row_full_forces_rear_and_unpick(three):
 def test_a_phone_records_only_its_own_picks(three, host, join):
     _, ana, bo, cy = three
     response = bo.act("draft.pick", seat=ana.seat, row="front")
-    assert response.status_code == 422 and "only record your own picks" in error_of(response)
+    assert response.status_code == 403 and "Only that player" in response.get_data(as_text=True)
     assert seat_of(host, "Ana")["front_count"] == 0
 
 

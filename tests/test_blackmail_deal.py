@@ -15,7 +15,7 @@ import pytest
 
 from companion.games import base
 from companion.games import blackmail as bm
-from companion.games import blackmail_deal as deal
+from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
 HOST = {"role": "host", "seat": None}

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from companion import create_app, store
-from companion.games import blackmail_deal as deal
+from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
 from conftest import free_port

@@ -10,7 +10,7 @@ import pytest
 
 from companion import store
 from companion.db import get_db
-from companion.games import blackmail_deal as deal
+from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import (ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY,
                                        BY_NUMBER)
 

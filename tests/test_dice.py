@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.games import dice
+from companion.games.danger_zone import dice
 
 
 class Scripted:

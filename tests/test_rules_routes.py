@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion import box, create_app, store
-from companion.assassins_routes import stored_deck
+from companion.games.assassins.routes import stored_deck
 from companion.db import get_db
 from companion.rules import search as rules
 

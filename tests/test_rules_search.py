@@ -87,7 +87,9 @@ def test_danger_zone_components():
             assert "printed on your component" in dice["body"]
     assert rules.get("danger-zone", "archer")["skills"] == {
         "booze": 3, "guns": 2, "sex": 2, "smarts": 1}
+    # Cheryl: only what the rulebook's examples give (Sex her 3-die skill, Booze 2 dice)
     assert rules.get("danger-zone", "cheryl")["specialty"] == "sex"
+    assert rules.get("danger-zone", "cheryl")["skills"] == {"sex": 3, "booze": 2}
     for lid, name in DZ_LOCATIONS.items():
         e = rules.get("danger-zone", lid)
         assert e["title"] == name
@@ -118,9 +120,8 @@ def test_the_design_readings_are_there():
         "danger-zone": ["reading-upper-hand-floor", "reading-instant-win",
                         "reading-unclaimed-leader", "reading-reception-initiative",
                         "reading-control-room-leader"],
-        "blackmail": ["reading-cyril-round", "reading-discard-no-effect",
-                      "reading-round-end-deck", "reading-lana-deal", "reading-ray-empty-deck",
-                      "reading-next-first-player"],
+        "blackmail": ["reading-cyril-round", "reading-round-end-deck", "reading-lana-deal",
+                      "reading-ray-empty-deck", "reading-next-first-player"],
         "assassins": ["reading-tie-break", "reading-all-equal"],
     }
     for game, wanted in expected.items():
@@ -262,6 +263,129 @@ def test_results_carry_source_and_label():
     assert e["source"] == "rules"
     miss = rules.search("reception", "danger-zone")[0]
     assert miss["label"] == "printed on your component"
+
+
+# ---------------------------------------------------------------- search: issue 17
+
+@pytest.mark.parametrize("query,game,want", [
+    ("kreiger", "danger-zone", "krieger"),
+    ("kruger", "danger-zone", "krieger"),
+    ("kreiger", "blackmail", "dr-krueger"),
+    ("kruger", "blackmail", "dr-krueger"),
+    ("recepton", "danger-zone", "reception"),
+    ("magican", "assassins", "magician"),
+    ("malroy", "blackmail", "malory-archer"),
+    ("grave diger", "assassins", "grave-digger"),
+    ("embarassing pictures", "danger-zone", "embarrassing-pictures"),
+])
+def test_misspelt_names_find_the_entry(query, game, want):
+    assert ids(rules.search(query, game))[0] == (game, want)
+
+
+def test_an_exact_word_is_never_corrected():
+    # "krieger" is a word of the entries: it is searched as typed, and still comes first
+    assert ids(rules.search("krieger", "danger-zone"))[0] == ("danger-zone", "krieger")
+    assert ids(rules.search("ray", "blackmail"))[0] == ("blackmail", "ray-gillette")
+    assert ids(rules.search("cook", "assassins"))[0] == ("assassins", "cook")
+    # too short to guess at, or too far from any word: nothing rather than noise
+    assert rules.search("krx", "blackmail") == []
+    assert rules.search("zorblax") == []
+
+
+def test_edit_distance_counts_a_swap_once():
+    assert rules._distance("kreiger", "krieger", 2) == 1
+    assert rules._distance("kruger", "krueger", 2) == 1
+    assert rules._distance("abc", "xyz", 1) == 2     # over the limit: limit + 1
+
+
+def test_game_title_words_do_not_match_every_entry():
+    # "Archer" names cards in both Archer games, so it is a word there, but a card's
+    # surname does not make every entry of the game an "Archer" match
+    assert ids(rules.search("archer skills", "danger-zone"))[0] == ("danger-zone", "archer")
+    assert ids(rules.search("can I guess Archer with Archer", "blackmail"))[0] == (
+        "blackmail", "sterling-archer")
+    assert len(rules.search("archer", "danger-zone", limit=100)) < len(rules.entries("danger-zone")) / 2
+    # words naming no card pick the game: dropped in its own lookup...
+    assert ids(rules.search("blackmail setup", "blackmail"))[0] == ("blackmail", "setup")
+    assert ids(rules.search("danger zone", "danger-zone")) == [
+        ("danger-zone", "overview"), ("danger-zone", "quickref")]
+    # ...and narrowing the all-games box to it
+    assert {e["game"] for e in rules.search("assassins tie")} == {"assassins"}
+
+
+def test_sterling_archer_says_guess():
+    assert "guess" in rules.get("blackmail", "sterling-archer")["body"]
+
+
+def test_numbers_inside_a_question():
+    assert ids(rules.search("do I have to play the 8", "blackmail"))[0] == ("blackmail", "malory-archer")
+    assert ids(rules.search("what does the 3 do", "blackmail"))[0] == ("blackmail", "cyril-figgis")
+    # where no card has a number, a number is just a word
+    assert ids(rules.search("7 players", "danger-zone"))[0] == ("danger-zone", "locations-by-players")
+    assert ids(rules.search("7 players"))[0] == ("danger-zone", "locations-by-players")
+
+
+def test_a_rule_named_by_the_query_outranks_a_reading_that_mentions_it():
+    assert ids(rules.search("who gets initiative next round", "danger-zone"))[0] == (
+        "danger-zone", "initiative-token")
+    assert ids(rules.search("what if I'm the last one left", "blackmail"))[0] == (
+        "blackmail", "round-end")
+
+
+def test_former_ids_still_find_their_entry():
+    assert rules.get("assassins", "card-list")["id"] == "deck-list"
+    assert rules.get("blackmail", "reading-discard-no-effect")["id"] == "discard-no-effect"
+    assert rules.get("blackmail", "reading-dealt-lana-protected")["id"] == "reading-lana-deal"
+
+
+# ---------------------------------------------------------------- entries agree with the rulebooks
+
+def bodies(game):
+    return {e["id"]: e["body"] for e in rules.entries(game)}
+
+
+def test_ray_on_an_empty_deck_ends_the_round():
+    for entry_id in ("ray-gillette", "reading-ray-empty-deck"):
+        body = rules.get("blackmail", entry_id)["body"]
+        assert "round is over" in body or "ends the round" in body, entry_id
+    for entry_id, body in bodies("blackmail").items():
+        assert "carries on" not in body and "continues with no secret" not in body, entry_id
+        assert "cannot win" not in body, entry_id   # Krueger after Ray: the round is over
+
+
+def test_movement_rolls_one_die_per_character_there():
+    body = rules.get("danger-zone", "movement")["body"]
+    assert "whoever got there first" not in body
+    assert "one die for each character already there" in body
+
+
+def test_assassins_ends_at_15_and_the_most_points_wins():
+    body = rules.get("assassins", "overview")["body"]
+    assert "15 real points first" not in body
+    assert "15 real points or more" in body and "most real points wins" in body
+    assert "15 real points or more" in rules.get("assassins", "game-end")["body"]
+
+
+def test_cheryl_dice_from_the_rulebook_examples():
+    for entry_id in ("cheryl", "cheryl-dice"):
+        body = rules.get("danger-zone", entry_id)["body"]
+        assert "Sex" in body and "Booze at 2" in body, entry_id
+
+
+def test_discarding_through_pam_or_ray_is_the_rulebook():
+    e = rules.get("blackmail", "discard-no-effect")
+    assert e["kind"] == "rule" and e["label"] == "rule"
+    assert "the app's reading" not in rules.get("blackmail", "malory-archer")["body"]
+
+
+def test_lana_leaves_protected_players_their_card():
+    e = rules.get("blackmail", "reading-lana-deal")
+    assert e["kind"] == "reading"
+    assert "protected by Cheryl/Carol keeps" in e["body"]
+    assert "unprotected players" in e["body"]
+    assert "keeps their card" in rules.get("blackmail", "lana-kane")["body"]
+    for entry_id, body in bodies("blackmail").items():
+        assert "protected or not" not in body, entry_id
 
 
 # ---------------------------------------------------------------- search: bad input

@@ -17,6 +17,10 @@ Each module exposes:
                    the host's export
   undo_refusal(state, kind) -> str       (optional) why events of a kind cannot be undone
                    ("" when they can); the log then offers no Undo for them
+  blueprint() -> flask.Blueprint         (optional) the game's own routes, for screens that
+                   need more than /act/<kind>; imported lazily, so the rules stay Flask-free
+A game is a package, companion/games/<module>/: rules.py (facts from the rulebook),
+moves.py (parse + apply), view.py (view_for + describe), helpers beside them and routes.py.
 Templates live in templates/games/<slug>/board.html and render only what view_for returns.
 """
 

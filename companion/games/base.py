@@ -11,12 +11,74 @@ An event is {"id": int, "kind": str, "by": actor, "data": dict, "at": str}, wher
 """
 
 import copy
+import json
 
 ROSTER_KINDS = {"seat.join", "seat.rename", "seat.remove", "seat.reorder"}
 
 
 class RuleError(ValueError):
     """A move the rules (or the app's readings) refuse; its text is shown to the player."""
+
+
+class NotAllowed(RuleError):
+    """This viewer may not do that at all (a 403), as opposed to a move the rules refuse."""
+
+
+# --- who may act: one table per game, asked for posting and for undoing alike ----------
+# A game declares WHO = {kind: HOST | OWN} (any other kind: ANY) and DRAWN, the kinds whose
+# outcome the app drew at random. Undoing an entry needs the right to post it; undoing a
+# drawn outcome would let a player pick which draw counts, so only the host may, as a redo.
+HOST = "host"   # the host only
+OWN = "own"     # the seat the entry concerns (its data's "seat", else whoever posted it), or the host
+ANY = "any"     # any seat, and the host
+ROSTER_WHO = {"seat.remove": HOST}  # joins, renames and reorders are fixed in place, not undone
+
+
+def who_may(module, kind):
+    if kind in ROSTER_KINDS:
+        return ROSTER_WHO.get(kind)
+    if kind in getattr(module, "HOST_ONLY", ()):
+        return HOST
+    return getattr(module, "WHO", {}).get(kind, ANY)
+
+
+def concerned_seat(event):
+    seat = (event.get("data") or {}).get("seat")
+    return seat if isinstance(seat, int) else event["by"]["seat"]
+
+
+def check_post(module, kind, actor, data):
+    """Refuse (NotAllowed) a posted action its actor has no right to; data is the parsed event."""
+    rule = who_may(module, kind)
+    if actor["role"] == "host":
+        return
+    if rule == HOST:
+        raise NotAllowed("Only the host can do that.")
+    if rule == OWN and concerned_seat({"data": data, "by": actor}) != actor["seat"]:
+        raise NotAllowed("Only that player (or the host) can do that.")
+
+
+def undo_right(module, event):
+    """Who may undo this event: HOST, ANY, a seat id (that seat or the host), or None (nobody)."""
+    rule = who_may(module, event["kind"])
+    if rule is None:
+        return None
+    if event["kind"] in getattr(module, "DRAWN", ()):
+        return HOST
+    return concerned_seat(event) if rule == OWN else rule
+
+
+def may_undo(right, actor):
+    if right is None:
+        return False
+    return actor["role"] == "host" or right == ANY or right == actor["seat"]
+
+
+def check_step(form, target, now):
+    """An action that moves the game on names the step it moves to (form field "to"), so a
+    doubled or stale tap, sent after someone else already moved the game, changes nothing."""
+    if str(form.get("to") or "").strip() != str(target):
+        raise RuleError(f"The table is already at {now}: that tap came from an older screen. Nothing changed.")
 
 
 def apply_roster(state, event):
@@ -83,3 +145,36 @@ def parse_int(value, label, low, high):
     if not low <= number <= high:
         raise RuleError(f"{label} must be between {low} and {high}.")
     return number
+
+
+JSON_DEPTH = 20          # deeper than any file the app writes or reads needs
+JSON_MAX_BYTES = 1024 * 1024
+
+
+def read_json(text, what="That text"):
+    """Parse JSON a person pasted or uploaded, or RuleError: never a RecursionError (a 500)
+    from a hostile file nested a hundred thousand deep."""
+    if len(text) > JSON_MAX_BYTES:
+        raise RuleError(f"{what} is too big: at most {JSON_MAX_BYTES // 1024} KB.")
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > JSON_DEPTH:
+                raise RuleError(f"{what} is nested too deeply to be a Table Companion file "
+                                f"(more than {JSON_DEPTH} levels).")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise RuleError(f"{what} is not valid JSON.") from None

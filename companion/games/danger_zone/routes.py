@@ -8,9 +8,9 @@ the template draws as SVG with presentation attributes (the CSP allows no inline
 
 from flask import Blueprint
 
-from . import box
-from .db import get_db
-from .games import danger_zone as dz
+from ... import box
+from ...db import get_db
+from .. import danger_zone as dz
 
 bp = Blueprint("danger_zone", __name__)
 

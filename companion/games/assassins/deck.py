@@ -7,7 +7,7 @@ copy count of a deck list comes from the table.
 
 import json
 
-from .base import RuleError, parse_int
+from ..base import RuleError, parse_int
 
 DECK_SIZE = 28              # regular character cards in the box
 CARD_NUMBERS = tuple(range(1, 7))   # resolve order printed top left

@@ -6,18 +6,19 @@ round's fingerprint. Anyone with the table code may open it, like the table scre
 
 from flask import Blueprint, abort, render_template, request
 
-from . import access, games, store
-from .db import get_db
-from .games import blackmail as bm
-from .games import blackmail_deal as deal
-from .tables import MAX_FIELD, table_or_404
+from ... import access, games, store
+from ...db import get_db
+from ...tables import MAX_FIELD, table_or_404
+from . import dealt as deal
+from .rules import SLUG, card_label
+from .view import view_for
 
 bp = Blueprint("blackmail", __name__)
 
 
 def game_table(code):
     table = table_or_404(code)
-    if table.game != bm.SLUG:
+    if table.game != SLUG:
         abort(404, "This table is not playing Once You Go Blackmail...")
     return table
 
@@ -33,7 +34,7 @@ def _deck_rows(reveal, names):
             where = f"dealt to {names.get(str(dealt_to[place]), '?')}"
         else:
             where = f"draw pile, card {place - len(dealt_to)}"
-        rows.append({"place": place + 1, "card": bm.card_label(number), "where": where})
+        rows.append({"place": place + 1, "card": card_label(number), "where": where})
     return rows
 
 
@@ -41,7 +42,7 @@ def _deck_rows(reveal, names):
 def verify(code):
     table = game_table(code)
     state = store.load(get_db(), table).state
-    view = bm.view_for(state, {"role": "screen", "seat": None})
+    view = view_for(state, {"role": "screen", "seat": None})
     rounds = []
     for h in view["history"]:
         reveal = h.get("reveal")

@@ -1,7 +1,7 @@
-"""Age of Assassins: preliminary and real points, kills, banking, the 15-point end, the ghost.
+"""Age of Assassins moves: parse (form -> event data) and apply (the reducer).
 
 The app keeps the score beside the physical cards: players resolve card effects themselves
-and tap the points in. Deck data and the ghost deal live in assassins_deck.
+and tap the points in. Deck data and the ghost deal live in deck.py.
 
 Event kinds (data shapes are what `parse` returns):
   resolve.step  {"number": 1-6}                       the card number being resolved now
@@ -13,135 +13,18 @@ Event kinds (data shapes are what `parse` returns):
   penalty       {"seat": int, "delta": int}            penalty chips in front of a seat
   ghost.deal    {"round": int, "face_up": [{"name", "number"}] * 4, "redeals": int, "extras": [str]}
                 parse takes the deck as a list the server read from its stored deck list
-                (assassins_routes); a posted form's text deck is refused.
+                (routes.py); a posted form's text deck is refused.
   ghost.record  {"round": int, "face_up": [{"name", "number": None}] * 4}   typed after a physical deal
 """
 
 import copy
 import json
 
-from . import assassins_deck as deck
-from .base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_name
-
-SLUG = "assassins"
-TITLE = "Age of Assassins"
-MIN_SEATS, MAX_SEATS = 3, 4
-GHOST_AT = 3                # seats at which the imagined fourth player, the ghost, plays
-GHOST = "ghost"             # the ghost's id in point and kill events (seat ids are ints)
-WIN_AT = 15                 # real points that end the game after banking
-FRONT_ROW, REAR_ROW = 4, 3
-ROWS = {"front": FRONT_ROW, "rear": REAR_ROW}
-PICKS = FRONT_ROW + REAR_ROW
-PENALTY_CHIPS = 5           # chips in the box
-MAX_STEP = 30               # largest single change of preliminary points
-CARD_MAX = deck.NAME_MAX
-REASONS = ("Card effect", "Correction")
-REASON_MAX = 60
-HOST_ONLY = set()
-
-TIE_BREAK_READING = ("The app's reading of the tie-break: among the seats tied for the most "
-                     "real points, the one that comes last going clockwise from the first seat wins.")
-DOG_READING = "If every seat ends with the same real points, nobody wins: the dog wins."
-# The ghost's rules, keyed so a screen can show each one when it matters.
-GHOST_RULE = {
-    "draft": "The ghost sits out the draft: she is dealt 4 cards face up and 3 face down before the players.",
-    "magician_immune": "Three Magicians do nothing to the ghost.",
-    "magician_holds": "When the ghost holds three Magicians, their effect kills nobody.",
-    "magician_redirect": "If three Magicians would kill the ghost, the player on her right is killed in her place.",
-    "grave_digger": "Holding the Grave Digger, the ghost never picks being killed.",
-    "real_points": "The ghost never keeps real points: whatever she would gain goes back to the stock.",
-}
-GHOST_RULES = tuple(GHOST_RULE.values())
-APP_DEAL_STEPS = (
-    "Take the four cards shown here out of the deck and lay them face up at the ghost's place.",
-    "Shuffle the rest of the deck.",
-    "Give the ghost three cards face down.",
-    "Deal seven cards to each player and start the draft.",
-)
-PHYSICAL_DEAL_STEPS = (
-    "Shuffle the whole deck.",
-    "Before anyone else, deal the ghost four cards face up, then three face down.",
-    "Type the four face-up cards in here.",
-    "If three of them are Magicians, gather the cards, shuffle and deal the ghost again.",
-    "Deal seven cards to each player and start the draft.",
-)
-
-GAME_KINDS = {"resolve.step", "points", "kill", "bank", "draft.pick", "draft.unpick",
-              "penalty", "ghost.deal", "ghost.record"}
-
-
-# ---- state -------------------------------------------------------------------------------
-
-def _fresh_ghost():
-    return {"face_up": None, "source": None, "three_magicians": False, "redeals": 0,
-            "preliminary": 0, "killed": False}
-
-
-def new_state(options=None):
-    return {
-        "seats": [],
-        "round": 1,
-        "phase": "playing",       # "playing" or "ended"
-        "started": False,         # set by the first game event: seats may join only before it
-        "resolve_number": None,   # None while drafting, then the card number being resolved
-        "real": {},
-        "preliminary": {},
-        "killed": {},
-        "penalty_chips": {},
-        "picks": {},              # seat -> [{"row", "card"}] this round
-        "ghost": _fresh_ghost(),
-        "history": [],            # one entry per banked round
-    }
-
-
-def has_ghost(state):
-    return len(state["seats"]) == GHOST_AT
-
-
-def seat_problem(state):
-    """Why play cannot go on with this roster, or None when it can."""
-    count = len(state["seats"])
-    if count < MIN_SEATS or count > MAX_SEATS:
-        return f"Age of Assassins is for {MIN_SEATS} or {MAX_SEATS} players; this table has {count}."
-    return None
-
-
-def picks_left(state, seat_id):
-    return PICKS - len(state["picks"].get(seat_id, []))
-
-
-def row_counts(state, seat_id):
-    picks = state["picks"].get(seat_id, [])
-    return {row: sum(1 for p in picks if p["row"] == row) for row in ROWS}
-
-
-def standings(state):
-    """Seat ids tied for the most real points, in seat order."""
-    ids = [s["id"] for s in state["seats"]]
-    if not ids:
-        return []
-    top = max(state["real"].get(i, 0) for i in ids)
-    return [i for i in ids if state["real"].get(i, 0) == top]
-
-
-def outcome(state):
-    """Who won, once the game has ended (None before): {"winner", "dog", "tied", "text"}.
-
-    Worked out from the current seat order, so a host fixing the order fixes the result.
-    """
-    if state["phase"] != "ended":
-        return None
-    ids = [s["id"] for s in state["seats"]]
-    tied = standings(state)
-    if not ids or len(tied) == len(ids):
-        return {"winner": None, "dog": True, "tied": tied, "text": "Everyone has the same real points: the dog wins!"}
-    winner = tied[-1]   # last in clockwise order from the first seat (the app's reading)
-    name = seat_name(state, winner)
-    if len(tied) == 1:
-        text = f"{name} wins with {state['real'][winner]} real points."
-    else:
-        text = f"{name} wins the tie on {state['real'][winner]} real points, coming last clockwise from the first seat."
-    return {"winner": winner, "dog": False, "tied": tied, "text": text}
+from ..base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_name
+from . import deck
+from .rules import (CARD_MAX, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP, PENALTY_CHIPS,
+                    PICKS, REASON_MAX, REASONS, ROWS, WIN_AT)
+from .state import _fresh_ghost, _target_name, has_ghost, picks_left, row_counts, seat_problem
 
 
 # ---- parse: form -> event data -------------------------------------------------------------
@@ -273,9 +156,6 @@ def _check_round(state, data):
     if data.get("round") != state["round"]:
         raise RuleError(f"Round {data.get('round')} is already over; this is round {state['round']}.")
 
-
-def _target_name(state, target):
-    return "The ghost" if target == GHOST else seat_name(state, target)
 
 
 def _check_target(state, target):
@@ -472,144 +352,3 @@ def apply(state, event):
     return state
 
 
-# ---- describe: the public log line -----------------------------------------------------------
-
-def describe(before, after, event):
-    kind, data = event["kind"], event["data"]
-    if kind == "resolve.step":
-        return f"Resolving card number {data['number']}"
-    if kind == "points":
-        name = _target_name(before, data["seat"])
-        at = f" (at {data['number']})" if data.get("number") else ""
-        return f"{name} {data['delta']:+d} preliminary points, {data['reason'].lower()}{at}"
-    if kind == "kill":
-        name = _target_name(before, data["seat"])
-        was = before["ghost"] if data["seat"] == GHOST else None
-        already = was["killed"] if was else before["killed"].get(data["seat"])
-        if already:
-            return f"{name} was already killed: nothing changes"
-        lost = was["preliminary"] if was else before["preliminary"].get(data["seat"], 0)
-        return f"{name} is killed and loses {lost} preliminary points"
-    if kind == "bank":
-        if len(after["history"]) == len(before["history"]):
-            return f"Round {data['round']} banked"   # an undone bank is described without its effect
-        record = after["history"][-1]
-        parts = [f"{seat_name(after, b['seat'])} +{b['points']}" + (" (killed)" if b["killed"] else "")
-                 for b in record["banked"]]
-        line = f"Round {record['round']} banked: " + ", ".join(parts)
-        result = outcome(after)
-        if result:
-            line += f". Game over: {result['text']}"
-        return line
-    if kind == "draft.pick":
-        # Only the row is public; the card itself stays on the seat's own phone.
-        return f"{seat_name(before, data['seat'])} picks a card for the {data['row']} row"
-    if kind == "draft.unpick":
-        return f"{seat_name(before, data['seat'])} takes back a pick"
-    if kind == "penalty":
-        word = "takes" if data["delta"] > 0 else "returns"
-        return f"{seat_name(before, data['seat'])} {word} {abs(data['delta'])} penalty chip(s)"
-    if kind in ("ghost.deal", "ghost.record"):
-        # From the event, not the state: an undone deal is described with a state it never changed.
-        cards = data.get("face_up") or []
-        names = ", ".join(deck.canonical_name(c.get("name") if isinstance(c, dict) else c) for c in cards)
-        line = f"The ghost's face-up cards: {names}"
-        if deck.magician_count([c.get("name") if isinstance(c, dict) else c for c in cards]) >= deck.MAGICIANS_THAT_MISFIRE:
-            line += " (three Magicians: deal the ghost again)"
-        return line
-    return ""
-
-
-def public_data(kind, data):
-    """An event's data as the host's export may show it: a pick's card stays on its own phone."""
-    if kind == "draft.pick":
-        return {key: value for key, value in data.items() if key != "card"}
-    return data
-
-
-# ---- view_for: the only place that filters hidden information ------------------------------
-
-def view_for(state, viewer):
-    viewer = viewer or {}
-    me = viewer.get("seat") if viewer.get("role") in ("seat", "host") else None
-    leading = standings(state) if any(state["real"].get(s["id"], 0) for s in state["seats"]) else []
-    seats = []
-    for seat in state["seats"]:
-        sid = seat["id"]
-        counts = row_counts(state, sid)
-        entry = {
-            "id": sid,
-            "name": seat["name"],
-            "real": state["real"].get(sid, 0),
-            "preliminary": state["preliminary"].get(sid, 0),
-            "killed": state["killed"].get(sid, False),
-            "penalty_chips": state["penalty_chips"].get(sid, 0),
-            "front_count": counts["front"],
-            "rear_count": counts["rear"],
-            "picks_left": picks_left(state, sid),
-            "leading": sid in leading,
-            "is_me": sid == me,
-            "phone": seat.get("phone", True),
-        }
-        if sid == me:
-            # Pick contents, rear row above all, reach this seat's own view only.
-            picks = state["picks"].get(sid, [])
-            entry["front_cards"] = [p["card"] for p in picks if p["row"] == "front"]
-            entry["rear_cards"] = [p["card"] for p in picks if p["row"] == "rear"]
-            entry["must_go"] = _forced_row(counts) if picks_left(state, sid) else None
-        seats.append(entry)
-    ghost = None
-    if has_ghost(state):
-        g = state["ghost"]
-        # The app's reading: she sits in the empty place after the last seat, so (play passing
-        # left, which is clockwise) the last seat is on her right and the first on her left.
-        right, left = state["seats"][-1]["name"], state["seats"][0]["name"]
-        rule = dict(GHOST_RULE, magician_redirect=f"If three Magicians would kill the ghost, {right}, "
-                                                  "on her right, is killed in her place.")
-        ghost = {
-            "face_up": [dict(card, magician=deck.is_magician(card["name"])) for card in g["face_up"]]
-                       if g["face_up"] else None,
-            "source": g["source"],
-            "three_magicians": g["three_magicians"],
-            "redeals": g["redeals"],
-            "preliminary": g["preliminary"],
-            "killed": g["killed"],
-            "real": 0,
-            "rules": list(rule.values()),
-            "rule": rule,
-            "on_her_right": right,
-            "on_her_left": left,
-            "deal_steps": list(APP_DEAL_STEPS if g["source"] == "dealt" else PHYSICAL_DEAL_STEPS),
-        }
-    return {
-        "round": state["round"],
-        "phase": state["phase"],
-        "resolve_number": state["resolve_number"],
-        "card_numbers": list(deck.CARD_NUMBERS),
-        "seats": seats,
-        "my_seat": me,
-        "ghost": ghost,
-        "history": copy.deepcopy(state["history"]),
-        "result": outcome(state),
-        "seat_problem": seat_problem(state),
-        "can_join": not state["started"] and len(state["seats"]) < MAX_SEATS,
-        "penalty_chips_left": PENALTY_CHIPS - sum(state["penalty_chips"].values()),
-        "reasons": list(REASONS),
-        "rules": {
-            "win_at": WIN_AT,
-            "front_row": FRONT_ROW,
-            "rear_row": REAR_ROW,
-            "picks": PICKS,
-            "penalty_chips": PENALTY_CHIPS,
-            "tie_break": TIE_BREAK_READING,
-            "dog": DOG_READING,
-        },
-    }
-
-
-def _forced_row(counts):
-    """The row the next pick must go to once the other is full, else None."""
-    for row, size in ROWS.items():
-        if counts[row] >= size:
-            return "rear" if row == "front" else "front"
-    return None

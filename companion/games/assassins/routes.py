@@ -9,15 +9,15 @@ import json
 
 from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
 
-from . import access, box, store
-from .db import get_db
-from .games import assassins as aoa
-from .games import assassins_deck as deck
-from .games.base import RuleError
-from .tables import action_id, apply_change, table_or_404
+from ... import access, box, store
+from ...db import get_db
+from ...tables import action_id, apply_change, table_or_404
+from ..base import RuleError
+from . import deck
+from .rules import SLUG
 
 bp = Blueprint("assassins", __name__)
-GAME = aoa.SLUG
+GAME = SLUG
 DECK_ENTRY = "deck-list"
 MAX_ROWS = 40          # more lines than a 28-card deck plus its 3 extras can need
 BLANK_ROWS = 3         # empty lines offered under a stored list

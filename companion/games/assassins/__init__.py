@@ -1,0 +1,32 @@
+"""Age of Assassins: preliminary and real points, kills, banking, the 15-point end, the ghost.
+
+One folder for the game: rules.py (counts and the ghost's rules), deck.py (card names, deck
+lists, the ghost deal), state.py (a fresh table and read-only questions), moves.py (parse and
+apply), view.py (describe, public_data, view_for) and routes.py (the deck-list screens; the only
+module here that imports Flask, loaded through blueprint()).
+"""
+
+from . import deck
+from .moves import apply, parse
+from .rules import (APP_DEAL_STEPS, CARD_MAX, DOG_READING, FRONT_ROW, GAME_KINDS, GHOST, GHOST_AT,
+                    GHOST_RULE, GHOST_RULES, HOST_ONLY, MAX_SEATS, MAX_STEP, MIN_SEATS,
+                    PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW, REASON_MAX, REASONS, ROWS,
+                    SLUG, TIE_BREAK_READING, TITLE, WIN_AT)
+from .state import has_ghost, new_state, outcome, picks_left, row_counts, seat_problem, standings
+from .view import describe, public_data, view_for
+
+__all__ = [
+    "deck", "apply", "parse", "describe", "public_data", "view_for", "blueprint",
+    "new_state", "has_ghost", "outcome", "picks_left", "row_counts", "seat_problem", "standings",
+    "APP_DEAL_STEPS", "CARD_MAX", "DOG_READING", "FRONT_ROW", "GAME_KINDS", "GHOST", "GHOST_AT",
+    "GHOST_RULE", "GHOST_RULES", "HOST_ONLY", "MAX_SEATS", "MAX_STEP", "MIN_SEATS",
+    "PENALTY_CHIPS", "PHYSICAL_DEAL_STEPS", "PICKS", "REAR_ROW", "REASON_MAX", "REASONS", "ROWS",
+    "SLUG", "TITLE", "TIE_BREAK_READING", "WIN_AT",
+]
+
+
+def blueprint():
+    """The game's Flask blueprint, imported only when the app asks (the rules stay Flask-free)."""
+    from .routes import bp
+    return bp
+from .rules import DRAWN, WHO  # noqa: E402  who may post and undo each kind

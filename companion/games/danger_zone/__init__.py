@@ -1,0 +1,35 @@
+"""Archer: The Danger Zone! — Upper Hand, Locations, the two tokens, rounds and Missions.
+
+One folder for the game: rules.py (facts from the rulebook and the app's readings), state.py
+(a fresh table and read-only questions: whose turn, who leads, who won), moves.py (parse and
+apply) with forms.py, guards.py, setup.py, rounds.py and mission.py beside it, view.py
+(view_for, describe), and the helpers screens call: odds.py (odds for a character), dice.py
+(exact dice odds, roll-offs), events.py (Event outcomes for a confirmation screen),
+box_text.py (the table's own typed text). routes.py is the only module here that imports
+Flask, loaded through blueprint().
+
+Nothing here is hidden: Movement tokens are chosen in secret at the table, but the app only
+records them once they are revealed, so every viewer sees the same table.
+"""
+
+from . import dice
+from .box_text import dice_box_ids, location_box_ids, parse_typed_dice, with_box
+from .events import (embarrassing_pictures, event_outcome, event_previews, rona_thorne, uta,
+                     woodhouse)
+from .moves import apply, parse
+from .rules import *  # noqa: F401,F403  every rules constant, as dz.<NAME>
+from .state import (alone_at_location, challenges_to_draw, completed_types, first_at,
+                    initiative_text, leader_text, leaders, location_effect_text,
+                    locations_to_use, mission_leader_choice, mission_over, new_state,
+                    race_chart, reveal_order, roll_order, setup_problems, standings,
+                    whose_turn, winners)
+from .view import _location_view, describe, leader_preview, view_for  # noqa: F401  tests use _location_view
+# Last: the function odds, not the submodule of the same name, is dz.odds.
+from .odds import challenge_odds, odds, odds_table, skill_dice  # noqa: E402
+
+
+def blueprint():
+    """The game's Flask blueprint, imported only when the app asks (the rules stay Flask-free)."""
+    from .routes import bp
+    return bp
+from .rules import DRAWN, WHO  # noqa: E402  who may post and undo each kind

@@ -1,0 +1,139 @@
+"""Reading a posted form (strings) into event data; the dice for Uta and free rolls are
+rolled here, from the rng parse is given."""
+
+from . import dice
+from ..base import RuleError, find_seat, parse_int, seat_ids, seat_name
+from .state import challenges_to_draw, first_at
+from .rules import (CHALLENGE_TYPES, CHALLENGES_BY_PLAYERS, MALORYS_OFFICE, MAX_DIFFICULTY,
+                    MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY, MIN_REWARD,
+                    MIN_SKILL_DICE, UTA_DRAWER_BONUS)
+
+
+def _form_seat(form, state, actor):
+    raw = form.get("seat")
+    if raw in (None, "") and actor and actor.get("role") == "seat":
+        raw = actor.get("seat")
+    if raw in (None, ""):
+        raise RuleError("Pick a player.")
+    seat = parse_int(raw, "The seat", 0, 2**31)
+    find_seat(state, seat)
+    return seat
+
+
+def _form_delta(form):
+    """A signed change: "delta" as typed (a phone's minus sign allowed), or a whole
+    "amount" with a "sign" button, since numeric phone keypads often have no minus key."""
+    if form.get("sign") in ("+", "-"):
+        amount = parse_int(form.get("amount"), "The amount", 1, MAX_STEP)
+        return amount if form["sign"] == "+" else -amount
+    raw = str(form.get("delta") if form.get("delta") is not None else "")
+    return parse_int(raw.replace("\u2212", "-"), "The change", -MAX_STEP, MAX_STEP)
+
+
+def _own_seat(form, state, actor, what):
+    """A phone reveals and rolls for itself; the host records for anyone."""
+    seat = _form_seat(form, state, actor)
+    if actor and actor.get("role") == "seat" and actor.get("seat") != seat:
+        raise RuleError(f"You can only {what} for your own seat; the host can do it for others.")
+    return seat
+
+
+def _form_drawer(form, state):
+    """The Event's drawer: as picked, else whoever entered Malory's Office first this round."""
+    if form.get("drawer") not in (None, ""):
+        seat = parse_int(form.get("drawer"), "The drawer", 0, 2**31)
+        find_seat(state, seat)
+        return seat
+    first = first_at(state, MALORYS_OFFICE)
+    if first is None:
+        raise RuleError("Pick who drew the Event card.")
+    return first
+
+
+def _choice(value, options, what):
+    value = (value or "").strip()
+    for option in options:
+        if value.casefold() == option.casefold():
+            return option
+    raise RuleError(f"Pick {what}: {', '.join(options)}.")
+
+
+def _form_challenge(form, suffix):
+    return {
+        "type": _choice(form.get("type" + suffix), CHALLENGE_TYPES, "a Challenge type"),
+        "difficulty": parse_int(form.get("difficulty" + suffix), "The difficulty",
+                                MIN_DIFFICULTY, MAX_DIFFICULTY),
+        "reward": parse_int(form.get("reward" + suffix), "The Upper Hand reward",
+                            MIN_REWARD, MAX_REWARD),
+    }
+
+
+def _form_cards(form, state):
+    """Rows type_1/difficulty_1/reward_1 ... ; blank rows are skipped."""
+    limit = challenges_to_draw(len(state["seats"])) or max(CHALLENGES_BY_PLAYERS.values())
+    cards = []
+    for row in range(1, max(CHALLENGES_BY_PLAYERS.values()) + 1):
+        suffix = f"_{row}"
+        if all(not (form.get(f + suffix) or "").strip() for f in ("type", "difficulty", "reward")):
+            continue
+        cards.append(_form_challenge(form, suffix))
+    if not cards:
+        raise RuleError("Type at least one Challenge card.")
+    if len(cards) > limit:
+        raise RuleError(f"This Mission draws {limit} Challenge cards, not {len(cards)}.")
+    return cards
+
+
+def _check_expected(form, state):
+    """A stale screen's 'next phase' must not skip a phase someone else already started."""
+    if form.get("round") not in (None, "") and str(form.get("round")) != str(state["round"]):
+        raise RuleError("The table has already moved on; here is where it is now.")
+    if form.get("phase") not in (None, "") and form.get("phase") != state["phase"]:
+        raise RuleError("The table has already moved on; here is where it is now.")
+
+
+def _parse_uta(form, state, rng):
+    drawer = _form_drawer(form, state)
+    dice_count = state["options"]["uta_dice"]
+    if form.get("dice") not in (None, ""):
+        dice_count = parse_int(form.get("dice"), "The number of dice", MIN_SKILL_DICE, MAX_SKILL_DICE)
+    seats = seat_ids(state)
+    bonus = {drawer: UTA_DRAWER_BONUS}
+    typed = {s: form.get(f"roll_{s}") for s in seats if form.get(f"roll_{s}") not in (None, "")}
+    if typed:
+        # The table rolled real dice and typed each player's roll (before the drawer's +1).
+        if len(typed) != len(seats):
+            raise RuleError("Type a roll for every player, or let the app roll for everyone.")
+        rows = []
+        for seat in seats:
+            value = parse_int(typed[seat], f"{seat_name(state, seat)}'s roll",
+                              dice_count, dice_count * dice.SIDES)
+            rows.append({"seat": seat, "dice": None, "bonus": bonus.get(seat, 0),
+                         "total": value + bonus.get(seat, 0)})
+        return {"drawer": drawer, "dice": dice_count, "rolls": rows, "source": "table"}
+    return {"drawer": drawer, "dice": dice_count, "source": "app",
+            "rolls": dice.roll_once(seats, rng, dice_count, bonus)}
+
+
+def _parse_dice(form, state, actor, rng):
+    dice_count = parse_int(form.get("dice") or 1, "The number of dice", 1, MAX_SKILL_DICE)
+    raw = (form.get("seats") or "").replace(" ", "")
+    if raw.lower() == "all":
+        raw = ",".join(str(s) for s in seat_ids(state))
+    elif not raw:
+        # Checkboxes named with_<seat>: a posted form keeps one value per name.
+        raw = ",".join(str(s) for s in seat_ids(state) if form.get(f"with_{s}"))
+        if not raw and form.get("rolloff"):
+            raise RuleError("Tick at least two players for a roll-off.")
+    if raw:
+        seats = []
+        for part in raw.split(","):
+            seat = parse_int(part, "A seat", 0, 2**31)
+            find_seat(state, seat)
+            if seat not in seats:
+                seats.append(seat)
+        if len(seats) < 2:
+            raise RuleError("A roll-off needs at least two players.")
+        return {"dice": dice_count, "seat": None, "rolloff": dice.roll_off(seats, rng, dice_count)}
+    seat = actor.get("seat") if actor else None
+    return {"dice": dice_count, "seat": seat, "roll": dice.roll(dice_count, rng)}

@@ -1,0 +1,86 @@
+"""The Mission: completed and failed Challenges, Events, and the win at 20 Upper Hand."""
+
+from ..base import RuleError, find_seat, seat_ids
+from .state import challenges_to_draw
+from .events import event_outcome
+from .guards import _require_phase, _require_playing
+from .rules import (CHALLENGE_TYPES, EVENTS, LOWEST_UPPER_HAND, MALORYS_OFFICE, MAX_DIFFICULTY,
+                    MAX_REWARD, MIN_DIFFICULTY, MIN_REWARD, WINNING_UPPER_HAND)
+
+
+def _apply_complete(state, data, event):
+    _require_phase(state, "Mission", "Challenges are completed in the Mission phase.")
+    seat = data["seat"]
+    find_seat(state, seat)
+    if data["type"] not in CHALLENGE_TYPES:
+        raise RuleError("Pick a Challenge type.")
+    if not MIN_DIFFICULTY <= data["difficulty"] <= MAX_DIFFICULTY:
+        raise RuleError(f"The difficulty must be between {MIN_DIFFICULTY} and {MAX_DIFFICULTY}.")
+    if not MIN_REWARD <= data["reward"] <= MAX_REWARD:
+        raise RuleError(f"The Upper Hand reward must be between {MIN_REWARD} and {MAX_REWARD}.")
+    mission = state["mission"]
+    limit = challenges_to_draw(len(state["seats"]))
+    if mission["completed"] >= limit:
+        raise RuleError(f"All {limit} Challenges of this Mission are already completed.")
+    if mission["cards"]:
+        index = _match_card(mission["cards"], data)
+        mission["cards"][index]["done_by"] = seat
+    mission["completed"] += 1
+    _mark_attempted(state, seat)
+    card = {"type": data["type"], "difficulty": data["difficulty"], "reward": data["reward"],
+            "round": state["round"]}
+    state["challenges"].setdefault(seat, []).append(card)
+    state["upper_hand"][seat] += data["reward"]
+    state["last_change"] = {"seat": seat, "delta": data["reward"], "reason": "Challenge",
+                            "by": event["by"], "event": event["id"]}
+    _check_win(state)
+
+
+def _match_card(cards, data):
+    """The Mission card being completed: the one named, else the first open one alike."""
+    wanted = (data["type"], data["difficulty"], data["reward"])
+    index = data.get("card")
+    if index is not None:
+        if not 0 <= index < len(cards):
+            raise RuleError("There is no such Challenge card in this Mission.")
+        if cards[index]["done_by"] is not None:
+            raise RuleError("That Challenge is already completed.")
+        return index
+    for i, card in enumerate(cards):
+        if card["done_by"] is None and (card["type"], card["difficulty"], card["reward"]) == wanted:
+            return i
+    raise RuleError("That Challenge is not among this Mission's open cards.")
+
+
+def _mark_attempted(state, seat):
+    if seat not in state["mission"]["attempted"]:
+        state["mission"]["attempted"].append(seat)
+
+
+def _apply_event(state, kind, data, event):
+    _require_playing(state)
+    if MALORYS_OFFICE not in state["locations"]:
+        raise RuleError(f"Event cards come from {MALORYS_OFFICE}, which is not in play.")
+    outcome = event_outcome(state, kind, data)
+    applied = []
+    for change in outcome["changes"]:
+        now = state["upper_hand"][change["seat"]]
+        new = max(LOWEST_UPPER_HAND, now + change["delta"])
+        state["upper_hand"][change["seat"]] = new
+        applied.append({"seat": change["seat"], "delta": new - now})
+    state["last_event"] = {"kind": kind, "name": EVENTS[kind], "drawer": data["drawer"],
+                           "changes": applied, "event": event["id"]}
+    _check_win(state)
+
+
+def _check_win(state):
+    """Reaching 20 ends the game at once; the highest at or past 20 wins."""
+    reached = {s: n for s, n in state["upper_hand"].items() if n >= WINNING_UPPER_HAND}
+    if reached and not state["winners"]:
+        top = max(reached.values())
+        state["winners"] = [s for s in seat_ids(state) if reached.get(s) == top]
+        state["race"].append(_race_point(state, state["round"]))
+
+
+def _race_point(state, number):
+    return {"round": number, "upper_hand": dict(state["upper_hand"])}

@@ -1,0 +1,156 @@
+"""parse (a posted form -> event data, dice rolled here and nowhere else) and apply (the
+reducer). Each action's details live beside it: forms, setup, rounds, mission."""
+
+import copy
+
+from . import dice
+from ..base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_ids, seat_name
+from .state import challenges_to_draw, locations_to_use, mission_leader_choice
+from .forms import (_check_expected, _choice, _form_cards, _form_challenge, _form_delta,
+                    _form_drawer, _form_seat, _own_seat, _parse_dice, _parse_uta)
+from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
+from .mission import _apply_complete, _apply_event, _check_win, _mark_attempted
+from .rounds import _apply_enter, _apply_next
+from .rules import (CHARACTERS, DIRECTIONS, EVENTS, INITIATIVE_DICE, LOCATIONS,
+                    LOWEST_UPPER_HAND, MAX_WOODHOUSE_AMOUNT, UPPER_HAND_REASONS)
+from .setup import _apply_pick, _apply_roster
+
+
+# parse: a posted form (strings) -> event data; rolls dice here and nowhere else.
+
+def parse(kind, form, state, actor, rng):
+    form = form or {}
+    if kind == "character.pick":
+        seat = _form_seat(form, state, actor)
+        if actor.get("role") != "host" and actor.get("seat") != seat:
+            raise RuleError("You can only pick the character for your own seat.")
+        return {"seat": seat, "character": _choice(form.get("character"), CHARACTERS, "a character")}
+    if kind == "locations.draw":
+        _require_setup(state, "The Locations can only be drawn again before the first round.")
+        _require_seat_count(state)
+        count = locations_to_use(len(state["seats"]))
+        drawn = set(rng.sample(LOCATIONS, count))
+        return {"locations": [name for name in LOCATIONS if name in drawn],
+                "draw": state["location_draws"] + 1}
+    if kind == "initiative.roll":
+        _require_setup(state, "The Initiative roll-off happens before the first round.")
+        _require_seat_count(state)
+        return {"rolloff": dice.roll_off(seat_ids(state), rng, INITIATIVE_DICE)}
+    if kind == "initiative.record":
+        _require_setup(state, "The Initiative roll-off happens before the first round.")
+        return {"seat": _form_seat(form, state, None)}
+    if kind == "round.next":
+        _check_expected(form, state)
+        data = {"round": state["round"], "phase": state["phase"], "leader": None}
+        if state["phase"] == "Movement" and not state["winners"]:
+            data["leader"] = mission_leader_choice(state, rng)
+        return data
+    if kind == "upper_hand.change":
+        seat = _form_seat(form, state, actor)
+        delta = _form_delta(form)
+        if delta == 0:
+            raise RuleError("The change cannot be zero.")
+        reason = _choice(form.get("reason") or "", UPPER_HAND_REASONS, "a reason")
+        return {"seat": seat, "delta": delta, "reason": reason}
+    if kind == "movement.enter":
+        seat = _own_seat(form, state, actor, "reveal")
+        return {"seat": seat, "location": _choice(form.get("location"), LOCATIONS, "a Location")}
+    if kind == "challenge.draw":
+        return {"cards": _form_cards(form, state)}
+    if kind == "challenge.complete":
+        seat = _own_seat(form, state, actor, "record a Challenge")
+        card = form.get("card")
+        if card not in (None, ""):
+            if not state["mission"]["cards"]:
+                raise RuleError("No Challenge cards were recorded for this Mission.")
+            index = parse_int(card, "The Challenge", 1, len(state["mission"]["cards"])) - 1
+            picked = state["mission"]["cards"][index]
+            return {"seat": seat, "card": index, "type": picked["type"],
+                    "difficulty": picked["difficulty"], "reward": picked["reward"]}
+        return {"seat": seat, "card": None, **_form_challenge(form, "")}
+    if kind == "challenge.fail":
+        return {"seat": _own_seat(form, state, actor, "record a roll")}
+    if kind == "event.embarrassing_pictures":
+        direction = (form.get("direction") or "left").strip().lower()
+        if direction not in DIRECTIONS:
+            raise RuleError("Pass the card left or right.")
+        return {"drawer": _form_drawer(form, state), "direction": direction}
+    if kind == "event.rona_thorne":
+        return {"drawer": _form_drawer(form, state)}
+    if kind == "event.uta":
+        return _parse_uta(form, state, rng)
+    if kind == "event.woodhouse":
+        if form.get("sign") in ("+", "-"):
+            amount = parse_int(form.get("amount"), "Woodhouse's amount", 1, MAX_WOODHOUSE_AMOUNT)
+            amount = amount if form["sign"] == "+" else -amount
+        else:
+            amount = parse_int(str(form.get("amount") or "").replace("\u2212", "-"),
+                               "Woodhouse's amount", -MAX_WOODHOUSE_AMOUNT, MAX_WOODHOUSE_AMOUNT)
+        if amount == 0:
+            raise RuleError("Woodhouse's amount cannot be zero.")
+        return {"drawer": _form_drawer(form, state), "amount": amount}
+    if kind == "dice.roll":
+        return _parse_dice(form, state, actor, rng)
+    raise RuleError("Unknown action.")
+
+
+# apply: the reducer. Checks every rule against the state (it also runs when an undo
+# re-folds the log) and never mutates its input.
+
+def apply(state, event):
+    kind, data = event["kind"], event["data"]
+    state = copy.deepcopy(state)
+    if kind in ROSTER_KINDS:
+        _apply_roster(state, kind, data)
+    elif kind == "character.pick":
+        _apply_pick(state, data)
+    elif kind == "locations.draw":
+        _require_setup(state, "The Locations can only be drawn again before the first round.")
+        _require_seat_count(state)
+        state["locations"] = [name for name in LOCATIONS if name in data["locations"]]
+        state["location_draws"] = data["draw"]
+    elif kind in ("initiative.roll", "initiative.record"):
+        _require_setup(state, "The Initiative roll-off happens before the first round.")
+        seat = data["rolloff"]["winner"] if kind == "initiative.roll" else data["seat"]
+        find_seat(state, seat)
+        state["initiative"] = seat
+        state["initiative_why"] = ({"rule": "rolloff", "rolloff": data["rolloff"]}
+                                   if kind == "initiative.roll" else {"rule": "table"})
+    elif kind == "round.next":
+        _apply_next(state, data)
+    elif kind == "upper_hand.change":
+        _require_playing(state)
+        seat = data["seat"]
+        find_seat(state, seat)
+        now = state["upper_hand"][seat]
+        if now + data["delta"] < LOWEST_UPPER_HAND:
+            raise RuleError(f"{seat_name(state, seat)} has {now} Upper Hand; losing "
+                            f"{-data['delta']} would go below {LOWEST_UPPER_HAND}.")
+        state["upper_hand"][seat] = now + data["delta"]
+        state["last_change"] = {"seat": seat, "delta": data["delta"], "reason": data["reason"],
+                                "by": event["by"], "event": event["id"]}
+        _check_win(state)
+    elif kind == "movement.enter":
+        _apply_enter(state, data)
+    elif kind == "challenge.draw":
+        _require_phase(state, "Mission", "Challenge cards are drawn in the Mission phase.")
+        if state["mission"]["completed"]:
+            raise RuleError("A Challenge of this Mission is already completed; undo it to "
+                            "change the cards.")
+        limit = challenges_to_draw(len(state["seats"]))
+        if len(data["cards"]) > limit:
+            raise RuleError(f"This Mission draws {limit} Challenge cards.")
+        state["mission"]["cards"] = [dict(card, done_by=None) for card in data["cards"]]
+    elif kind == "challenge.complete":
+        _apply_complete(state, data, event)
+    elif kind == "challenge.fail":
+        _require_phase(state, "Mission", "Challenges are rolled in the Mission phase.")
+        find_seat(state, data["seat"])
+        _mark_attempted(state, data["seat"])
+    elif kind in EVENTS:
+        _apply_event(state, kind, data, event)
+    elif kind == "dice.roll":
+        state["last_roll"] = dict(data, by=event["by"], event=event["id"])
+    else:
+        raise RuleError("Unknown action.")
+    return state

@@ -1,0 +1,111 @@
+"""Danger Zone facts from the rulebook: characters, Locations, counts, Events, and the
+app's readings where the rulebook is silent. Constants live here once."""
+
+from ..base import OWN
+
+SLUG = "danger-zone"
+TITLE = "Archer: The Danger Zone!"
+MIN_SEATS, MAX_SEATS = 2, 8
+
+# --- rules data -------------------------------------------------------------------------
+
+CHARACTERS = ("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray")
+
+MALORYS_OFFICE = "Malory's Office"
+CONTROL_ROOM = "Control Room"
+RECEPTION = "Reception"
+LOCATIONS = (MALORYS_OFFICE, "Breakroom", CONTROL_ROOM, "Bullpen", RECEPTION,
+             "Applied Research Laboratories")
+
+# How many of the six Locations are in play, and Challenges drawn per Mission, by players.
+LOCATIONS_BY_PLAYERS = {2: 3, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5}
+CHALLENGES_BY_PLAYERS = {2: 3, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5}
+
+# What the first player at a Location gets, where the rulebook (or its example) says so.
+# The other tiles print their own text; the app never invents it.
+TOKEN_LOCATIONS = {RECEPTION: "initiative", CONTROL_ROOM: "mission_leader"}
+FIRST_PLAYER_TEXT = {
+    MALORYS_OFFICE: "Draw an Event card.",
+    RECEPTION: "Take the Initiative Token.",
+    CONTROL_ROOM: "Take the Mission Leader Token.",
+}
+SEE_YOUR_TILE = "See your tile."
+# The rules-lookup id of each tile; a table's typed tile text is stored under
+# "location-<id>" (or the bare id, as the rules lookup's own form keys it).
+LOCATION_IDS = {MALORYS_OFFICE: "malorys-office", "Breakroom": "breakroom",
+                CONTROL_ROOM: "control-room", "Bullpen": "bullpen", RECEPTION: "reception",
+                "Applied Research Laboratories": "applied-research"}
+
+START_UPPER_HAND = 5
+WINNING_UPPER_HAND = 20
+LOWEST_UPPER_HAND = 0
+UPPER_HAND_REASONS = ("Insult", "Challenge", "Event", "Card", "Correction")
+QUICK_STEPS = (1, -1, 2, -2)
+MAX_STEP = 20  # the largest custom change in one tap; the whole track is 0..20
+
+SETUP = "Setup"
+PHASES = ("Movement", "Mission", "Clean-up")
+
+SKILLS = ("Booze", "Guns", "Sex", "Smarts")
+PERSONAL = "Personal"  # a wild card: the roller picks one of the four skills
+CHALLENGE_TYPES = SKILLS + (PERSONAL,)
+MIN_DIFFICULTY, MAX_DIFFICULTY = 6, 14
+MIN_REWARD, MAX_REWARD = 1, 4
+MIN_SKILL_DICE, MAX_SKILL_DICE = 1, 3
+CARD_FACES = (5, 6)  # each 5 or 6 rolled draws a card
+
+INITIATIVE_DICE = 3
+# The rulebook says "roll off" for a Mission Leader tie without saying how; the app uses
+# the Initiative roll-off's three dice.
+ROLL_OFF_DICE = 3
+
+# Skill dice the rulebook prints. Every other character's dice are on their card.
+RULEBOOK_SKILL_DICE = {
+    "Archer": {"Booze": 3, "Guns": 2, "Sex": 2, "Smarts": 1},
+    "Cheryl": {"Sex": 3},
+}
+
+# Events the rulebook clarifies, by event kind.
+EVENTS = {
+    "event.embarrassing_pictures": "Embarrassing Pictures",
+    "event.rona_thorne": "Rona Thorne",
+    "event.uta": "Uta",
+    "event.woodhouse": "Woodhouse",
+}
+EMBARRASSING_LOSS_PER_PASS = 1
+DIRECTIONS = ("left", "right")  # left is clockwise, the way play goes
+RONA_THORNE_GAIN = 2
+RONA_THORNE_DRAWER_GAIN = 4
+UTA_DRAWER_BONUS = 1
+UTA_DICE = 1  # not in the rulebook; a table option ("uta_dice") can change it
+MAX_WOODHOUSE_AMOUNT = 10  # the card's amount is typed by the table
+
+# The app's readings where the rulebook is silent, for the rules lookup (our own words).
+READINGS = (
+    "Upper Hand never goes below 0. A change typed by hand that would go below 0 is refused; "
+    "an Event that takes more than a player has takes them to 0.",
+    "Reaching 20 Upper Hand ends the game at once. If one change takes several players to "
+    "20 or more, the highest wins; an exact tie shares the win.",
+    "The first player at Reception takes the Initiative Token straight away, but the "
+    "current round's reveal order does not change.",
+    "The first player at the Control Room takes the Mission Leader Token straight away.",
+    "If the Control Room is in play but nobody holds the Mission Leader Token yet, the "
+    "player with the least Upper Hand leads, as if the Control Room were not in play.",
+    "A tie for the Mission Leader is broken by a roll-off with three dice; ties roll again.",
+    "Uta: the drawer's +1 counts for finding the lowest roll and for what they lose.",
+    "Woodhouse: a player is alone when theirs is the only token recorded at their Location "
+    "this round; the table types the card's amount.",
+)
+
+# Setup randomness and its re-roll are the host's to trigger; everything else any seat may
+# post, and every event records who did it.
+HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record"}
+# Who may post (and undo) a kind, beyond "any seat": see games.base.
+WHO = {"character.pick": OWN, "movement.enter": OWN, "challenge.complete": OWN,
+       "challenge.fail": OWN, "dice.roll": OWN}
+# Outcomes the app drew: undoing one would let a player pick which draw counts.
+DRAWN = {"locations.draw", "initiative.roll", "round.next", "event.uta", "dice.roll"}
+
+KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.record",
+         "round.next", "upper_hand.change", "movement.enter", "challenge.draw",
+         "challenge.complete", "challenge.fail", "dice.roll") + tuple(EVENTS)

@@ -1,0 +1,260 @@
+"""A fresh Danger Zone table, and read-only questions about one (whose turn, who leads, who
+won), with the sentences that explain the two tokens."""
+
+from . import dice
+from ..base import RuleError, clockwise_from, seat_ids, seat_name
+from .rules import (CHALLENGES_BY_PLAYERS, CONTROL_ROOM, FIRST_PLAYER_TEXT, LOCATIONS_BY_PLAYERS,
+                    MAX_SEATS, MAX_SKILL_DICE, MIN_SEATS, MIN_SKILL_DICE, PERSONAL, RECEPTION,
+                    ROLL_OFF_DICE, SEE_YOUR_TILE, SETUP, START_UPPER_HAND, TITLE, UTA_DICE,
+                    WINNING_UPPER_HAND)
+
+
+def new_state(options=None):
+    options = options or {}
+    uta_dice = options.get("uta_dice", UTA_DICE)
+    if uta_dice not in range(MIN_SKILL_DICE, MAX_SKILL_DICE + 1):
+        uta_dice = UTA_DICE
+    return {
+        "seats": [],
+        "order": [],              # seat ids after the last roster event: finds a gone seat's neighbour
+        "options": {"uta_dice": uta_dice},
+        "character": {},          # seat -> character
+        "upper_hand": {},         # seat -> Upper Hand
+        "challenges": {},         # seat -> completed Challenge cards
+        "locations": [],          # in play, in LOCATIONS order
+        "location_draws": 0,
+        "initiative": None,       # who holds the Initiative Token now
+        "initiative_why": None,
+        "round_initiative": None,  # who held it when this round began: reveal order starts there
+        "mission_leader": None,
+        "mission_leader_why": None,
+        "round": 0,
+        "phase": SETUP,
+        "entries": [],            # this round's revealed tokens, in the order recorded
+        "mission": _new_mission(),
+        "race": [],               # {"round", "upper_hand": {seat: n}} at each round's end
+        "winners": [],
+        "last_change": None,
+        "last_event": None,
+        "last_roll": None,
+    }
+
+
+def _new_mission():
+    return {"cards": [], "completed": 0, "attempted": []}
+
+
+# --- derived questions ------------------------------------------------------------------
+
+def locations_to_use(players):
+    """How many Locations are in play for this many players (0 when the count is off)."""
+    return LOCATIONS_BY_PLAYERS.get(players, 0)
+
+
+def challenges_to_draw(players):
+    return CHALLENGES_BY_PLAYERS.get(players, 0)
+
+
+def first_at(state, location):
+    """Who entered this Location first this round, or None."""
+    for entry in state["entries"]:
+        if entry["location"] == location:
+            return entry["seat"]
+    return None
+
+
+def alone_at_location(state):
+    """Seats whose token is the only one recorded at their Location this round."""
+    counts = {}
+    for entry in state["entries"]:
+        counts[entry["location"]] = counts.get(entry["location"], 0) + 1
+    return [e["seat"] for e in state["entries"] if counts[e["location"]] == 1]
+
+
+def setup_problems(state):
+    """What still stands between this table and round 1, in the order to fix it."""
+    count = len(state["seats"])
+    problems = []
+    if not MIN_SEATS <= count <= MAX_SEATS:
+        problems.append(f"{TITLE} needs {MIN_SEATS} to {MAX_SEATS} players; "
+                        f"this table has {count}.")
+    missing = [s["name"] for s in state["seats"] if s["id"] not in state["character"]]
+    if missing:
+        problems.append("Still to pick a character: " + ", ".join(missing) + ".")
+    if not state["locations"]:
+        problems.append("Draw the Locations.")
+    elif locations_to_use(count) and len(state["locations"]) != locations_to_use(count):
+        problems.append(f"{count} players use {locations_to_use(count)} Locations; "
+                        "draw the Locations again.")
+    if state["initiative"] is None:
+        problems.append("Roll off for the Initiative Token.")
+    return problems
+
+
+def reveal_order(state):
+    """Movement: from whoever held the Initiative Token as the round began, clockwise."""
+    start = state["round_initiative"] if state["phase"] != SETUP else state["initiative"]
+    if start is None or start not in seat_ids(state):
+        return []
+    return clockwise_from(state, start)
+
+
+def roll_order(state):
+    """Mission: from the Mission Leader, clockwise (once the Mission has a leader)."""
+    if state["phase"] not in ("Mission", "Clean-up") or state["mission_leader"] not in seat_ids(state):
+        return []
+    return clockwise_from(state, state["mission_leader"])
+
+
+def mission_over(state):
+    """Every drawn Challenge done, or everyone has rolled."""
+    if state["phase"] != "Mission":
+        return state["phase"] == "Clean-up"
+    mission = state["mission"]
+    if mission["completed"] >= challenges_to_draw(len(state["seats"])):
+        return True
+    if mission["cards"] and all(c["done_by"] is not None for c in mission["cards"]):
+        return True
+    return all(s in mission["attempted"] for s in seat_ids(state))
+
+
+def whose_turn(state):
+    """The seat to reveal (Movement) or roll (Mission) next, or None."""
+    if state["winners"]:
+        return None
+    if state["phase"] == "Movement":
+        done = {e["seat"] for e in state["entries"]}
+        return next((s for s in reveal_order(state) if s not in done), None)
+    if state["phase"] == "Mission" and not mission_over(state):
+        return next((s for s in roll_order(state) if s not in state["mission"]["attempted"]), None)
+    return None
+
+
+def leaders(state):
+    """Seats with the most Upper Hand, in seat order."""
+    if not state["seats"]:
+        return []
+    top = max(state["upper_hand"].get(s, START_UPPER_HAND) for s in seat_ids(state))
+    return [s for s in seat_ids(state) if state["upper_hand"].get(s, START_UPPER_HAND) == top]
+
+
+def winners(state):
+    """Who reached 20 Upper Hand (empty while the game goes on)."""
+    return list(state["winners"])
+
+
+def standings(state):
+    """[{"seat", "name", "upper_hand", "rank"}], most Upper Hand first; ties share a rank."""
+    rows = sorted(((state["upper_hand"].get(s["id"], START_UPPER_HAND), i, s)
+                   for i, s in enumerate(state["seats"])), key=lambda r: (-r[0], r[1]))
+    out, rank, last = [], 0, None
+    for place, (upper_hand, _, seat) in enumerate(rows, start=1):
+        if upper_hand != last:
+            rank, last = place, upper_hand
+        out.append({"seat": seat["id"], "name": seat["name"], "upper_hand": upper_hand,
+                    "rank": rank})
+    return out
+
+
+def completed_types(pile):
+    """{type: count} of a seat's completed Challenges; Personal ones count as no type."""
+    counts = {}
+    for card in pile:
+        if card["type"] != PERSONAL:
+            counts[card["type"]] = counts.get(card["type"], 0) + 1
+    return counts
+
+
+def race_chart(state):
+    """Each seat's Upper Hand at the end of each round (round 0 is the start)."""
+    points = state["race"]
+    series = []
+    for seat in state["seats"]:
+        series.append({"seat": seat["id"], "name": seat["name"],
+                       "character": state["character"].get(seat["id"]),
+                       "points": [p["upper_hand"].get(seat["id"]) for p in points]})
+    highest = max([WINNING_UPPER_HAND] + [n for p in points for n in p["upper_hand"].values()])
+    return {"rounds": [p["round"] for p in points], "series": series, "top": highest}
+
+
+def mission_leader_choice(state, rng):
+    """Who leads the Mission about to start, and why: {"seat", "rule", ...} (JSON-safe).
+
+    The Control Room's token holder leads; when the Control Room is out of play or nobody
+    holds the token, the least Upper Hand leads, a tie broken by a roll-off.
+    """
+    holder = state["mission_leader"]
+    if CONTROL_ROOM in state["locations"] and holder in seat_ids(state):
+        rule = "control_room" if first_at(state, CONTROL_ROOM) == holder else "kept"
+        return {"seat": holder, "rule": rule}
+    ids = seat_ids(state)
+    if not ids:
+        raise RuleError("Nobody is at the table to lead the Mission.")
+    least = min(state["upper_hand"][s] for s in ids)
+    tied = [s for s in ids if state["upper_hand"][s] == least]
+    choice = {"seat": tied[0], "rule": "least", "least": least, "tied": tied, "rolloff": None,
+              "control_room_in_play": CONTROL_ROOM in state["locations"]}
+    if len(tied) > 1:
+        choice["rolloff"] = dice.roll_off(tied, rng, ROLL_OFF_DICE)
+        choice["seat"] = choice["rolloff"]["winner"]
+    return choice
+
+
+def leader_text(state, why):
+    """Why the Mission Leader leads, in a sentence for the round tracker."""
+    if not why or why.get("seat") is None:
+        return "Nobody holds the Mission Leader Token yet."
+    who = _name(state, why["seat"])
+    rule = why.get("rule")
+    if rule == "control_room":
+        return f"{who} leads: first into the {CONTROL_ROOM} this round."
+    if rule == "kept":
+        return f"{who} leads: nobody entered the {CONTROL_ROOM}, so the token stays."
+    if rule == "least":
+        reason = ("the Control Room is not in play" if not why.get("control_room_in_play")
+                  else "nobody held the Mission Leader Token")
+        text = f"{who} leads with the least Upper Hand ({why['least']}), as {reason}"
+        if why.get("rolloff"):
+            tied = ", ".join(_name(state, s) for s in why["tied"])
+            text += f"; {tied} tied and {who} won the roll-off"
+        return text + "."
+    return f"{who} leads."
+
+
+def initiative_text(state):
+    why, holder = state["initiative_why"], state["initiative"]
+    if holder is None:
+        return "Nobody holds the Initiative Token yet."
+    who = _name(state, holder)
+    rule = (why or {}).get("rule")
+    if rule == "rolloff":
+        return f"{who} holds the Initiative Token: won the roll-off."
+    if rule == "table":
+        return f"{who} holds the Initiative Token: won the roll at the table."
+    if rule == "reception":
+        return f"{who} holds the Initiative Token: first into {RECEPTION}."
+    if rule == "kept":
+        return f"{who} keeps the Initiative Token: nobody entered {RECEPTION}."
+    if rule == "passed_left":
+        return f"The Initiative Token passed left to {who} ({RECEPTION} is not in play)."
+    return f"{who} holds the Initiative Token."
+
+
+def location_effect_text(location, box_text=None):
+    """What the first player at a Location gets: known text, the table's own, or the tile."""
+    known = FIRST_PLAYER_TEXT.get(location)
+    if known:
+        return known
+    return (box_text or "").strip() or SEE_YOUR_TILE
+
+
+def _name(state, seat):
+    try:
+        return seat_name(state, seat)
+    except RuleError:
+        return "a player who left"
+
+
+def _names_and(state, seats):
+    names = [_name(state, s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,231 @@
+"""view_for (everything a screen shows, JSON-safe; nothing is hidden in this game) and
+describe (one public log line per event), plus the Mission Leader preview."""
+
+import copy
+
+from ..base import RuleError, seat_ids
+from .state import (_name, _names_and, challenges_to_draw, completed_types, first_at,
+                      initiative_text, leader_text, leaders, location_effect_text,
+                      locations_to_use, mission_over, race_chart, reveal_order, roll_order,
+                      setup_problems, standings, whose_turn)
+from .events import event_outcome, event_previews
+from .odds import challenge_odds, skill_dice
+from .rounds import _pass_initiative
+from .rules import (CHALLENGE_TYPES, CHARACTERS, CONTROL_ROOM, EVENTS, FIRST_PLAYER_TEXT,
+                    LOCATION_IDS, LOCATIONS, MALORYS_OFFICE, MAX_DIFFICULTY, MAX_REWARD,
+                    MIN_DIFFICULTY, MIN_REWARD, PHASES, QUICK_STEPS, SETUP, START_UPPER_HAND,
+                    TITLE, TOKEN_LOCATIONS, UPPER_HAND_REASONS, WINNING_UPPER_HAND)
+
+
+# describe: one public log line. It reads only `before` and the event, because the core
+# also describes undone events with before == after.
+
+def describe(before, after, event):
+    try:
+        text = _describe(before, event)
+    except (RuleError, KeyError, ValueError, TypeError):
+        text = event["kind"]
+    if after["winners"] and not before["winners"]:
+        names = " and ".join(_name(after, s) for s in after["winners"])
+        text += f" — {names} reached {WINNING_UPPER_HAND} Upper Hand and won!"
+    return text
+
+
+def _describe(state, event):
+    kind, data = event["kind"], event["data"]
+    name = lambda seat: _name(state, seat)  # noqa: E731
+    if kind == "character.pick":
+        return f"{name(data['seat'])} plays {data['character']}"
+    if kind == "locations.draw":
+        verb = "drawn" if data["draw"] == 1 else f"re-drawn (draw {data['draw']})"
+        return f"Locations {verb}: {', '.join(data['locations'])}"
+    if kind == "initiative.roll":
+        last = data["rolloff"]["rounds"][-1] if data["rolloff"]["rounds"] else []
+        rolls = ", ".join(f"{name(r['seat'])} {r['total']}" for r in last)
+        tail = f" ({rolls})" if rolls else ""
+        return f"{name(data['rolloff']['winner'])} won the Initiative roll-off{tail}"
+    if kind == "initiative.record":
+        return f"{name(data['seat'])} won the Initiative roll at the table"
+    if kind == "round.next":
+        phase = data["phase"]
+        if phase == SETUP:
+            return "Round 1 begins: Movement"
+        if phase == "Movement":
+            return f"Mission: {leader_text(state, data['leader'])}"
+        if phase == "Mission":
+            preview = copy.deepcopy(state)
+            _pass_initiative(preview)
+            return f"Clean-up: {initiative_text(preview)}"
+        return f"Round {data['round'] + 1} begins: Movement"
+    if kind == "upper_hand.change":
+        now = state["upper_hand"].get(data["seat"], 0) + data["delta"]
+        return (f"{name(data['seat'])} {data['delta']:+d} Upper Hand, "
+                f"{data['reason'].lower()} (now {now})")
+    if kind == "movement.enter":
+        here = sum(1 for e in state["entries"] if e["location"] == data["location"])
+        if here:
+            return (f"{name(data['seat'])} entered {data['location']} and rolls "
+                    f"{here} {'die' if here == 1 else 'dice'} for the foes there")
+        return (f"{name(data['seat'])} entered {data['location']} first: "
+                f"{location_effect_text(data['location'])}")
+    if kind == "challenge.draw":
+        return "Mission Challenges: " + ", ".join(_card_text(c) for c in data["cards"])
+    if kind == "challenge.complete":
+        return (f"{name(data['seat'])} completed {_card_text(data)}: "
+                f"+{data['reward']} Upper Hand")
+    if kind == "challenge.fail":
+        return f"{name(data['seat'])} failed their Challenge roll"
+    if kind in EVENTS:
+        outcome = event_outcome(state, kind, data)
+        return f"{EVENTS[kind]} (drawn by {name(data['drawer'])}): {outcome['why']}"
+    if kind == "dice.roll":
+        if data.get("rolloff"):
+            return f"Roll-off: {name(data['rolloff']['winner'])} rolled highest"
+        who = name(data["seat"]) if data.get("seat") is not None else "The table"
+        return f"{who} rolled {', '.join(str(d) for d in data['roll'])}"
+    return ""
+
+
+def _card_text(card):
+    return f"{card['type']} {card['difficulty']} (+{card['reward']})"
+
+
+# view_for: everything a screen shows, JSON-safe. No hidden information in this game.
+
+def view_for(state, viewer):
+    viewer = viewer or {"role": "screen", "seat": None}
+    order = seat_ids(state)
+    entries = {e["seat"]: e for e in state["entries"]}
+    seats = []
+    for seat in state["seats"]:
+        sid = seat["id"]
+        pile = state["challenges"].get(sid, [])
+        seats.append({
+            "id": sid,
+            "name": seat["name"],
+            "phone": seat["phone"],
+            "character": state["character"].get(sid),
+            "upper_hand": state["upper_hand"].get(sid, START_UPPER_HAND),
+            "initiative": state["initiative"] == sid,
+            "mission_leader": state["mission_leader"] == sid,
+            "location": entries[sid]["location"] if sid in entries else None,
+            "challenges": pile,
+            "completed_types": completed_types(pile),
+            "attempted": sid in state["mission"]["attempted"],
+        })
+    out_of_play = [name for name in LOCATIONS if name not in state["locations"]]
+    view = {
+        "title": TITLE,
+        "round": state["round"],
+        "phase": state["phase"],
+        "phases": list(PHASES),
+        "started": state["phase"] != SETUP,
+        "over": bool(state["winners"]),
+        "winners": list(state["winners"]),
+        "winning_upper_hand": WINNING_UPPER_HAND,
+        "seats": seats,
+        "standings": standings(state),
+        "leaders": leaders(state),
+        "whose_turn": whose_turn(state),
+        "setup": {
+            "problems": setup_problems(state),
+            "characters": list(CHARACTERS),
+            "characters_free": [c for c in CHARACTERS if c not in state["character"].values()],
+            "location_draws": state["location_draws"],
+            "can_redraw": state["phase"] == SETUP,
+            "locations_to_use": locations_to_use(len(order)),
+            "tokens_to_box": out_of_play if state["locations"] else [],
+            "event_deck": MALORYS_OFFICE in state["locations"],
+        },
+        "locations": [_location_view(state, name) for name in state["locations"]],
+        "initiative": {"seat": state["initiative"], "why": initiative_text(state),
+                       "rolloff": (state["initiative_why"] or {}).get("rolloff")},
+        "mission_leader": {"seat": state["mission_leader"],
+                           "why": leader_text(state, state["mission_leader_why"]
+                                              and dict(state["mission_leader_why"],
+                                                       seat=state["mission_leader"])),
+                           "rolloff": (state["mission_leader_why"] or {}).get("rolloff")},
+        "reveal_order": reveal_order(state),
+        "roll_order": roll_order(state),
+        "challenges_to_draw": challenges_to_draw(len(order)),
+        "entries": list(state["entries"]),
+        "mission": {"cards": state["mission"]["cards"], "completed": state["mission"]["completed"],
+                    "attempted": list(state["mission"]["attempted"]),
+                    "over": mission_over(state)},
+        "race": race_chart(state),
+        "last_change": state["last_change"],
+        "last_event": state["last_event"],
+        "last_roll": state["last_roll"],
+        "reasons": list(UPPER_HAND_REASONS),
+        "quick_steps": list(QUICK_STEPS),
+        "challenge_types": list(CHALLENGE_TYPES),
+        "difficulty_range": [MIN_DIFFICULTY, MAX_DIFFICULTY],
+        "reward_range": [MIN_REWARD, MAX_REWARD],
+        "you": None,
+        "leader_preview": leader_preview(state),
+        "event_previews": event_previews(state),
+        "uta_dice": state["options"]["uta_dice"],
+        "locations_all": list(LOCATIONS),
+    }
+    you = viewer.get("seat")
+    if you in order:
+        character = state["character"].get(you)
+        view["you"] = {
+            "seat": you,
+            "character": character,
+            "skill_dice": skill_dice(character) if character else None,
+            "odds": [dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
+                     for i, c in enumerate(state["mission"]["cards"]) if c["done_by"] is None],
+        }
+    return view
+
+
+def _location_view(state, name):
+    token = TOKEN_LOCATIONS.get(name)
+    return {
+        "name": name,
+        "first": first_at(state, name),
+        "here": [e["seat"] for e in state["entries"] if e["location"] == name],
+        "token": token,
+        "event_card": name == MALORYS_OFFICE,
+        "text": FIRST_PLAYER_TEXT.get(name),
+        "printed_on_tile": name not in FIRST_PLAYER_TEXT,
+        "box_text": None,  # with_box fills these from what the table typed in
+        "effect": location_effect_text(name),
+        "id": LOCATION_IDS[name],
+    }
+
+
+def leader_preview(state):
+    """Who would lead the Mission if it started now, and why, without rolling anything.
+
+    {"seat": int | None, "tied": [seats], "text": str}; None outside Movement.
+    """
+    if state["phase"] != "Movement" or state["winners"]:
+        return None
+    ids = seat_ids(state)
+    holder = state["mission_leader"]
+    if CONTROL_ROOM in state["locations"] and holder in ids:
+        if first_at(state, CONTROL_ROOM) == holder:
+            text = f"{_name(state, holder)} leads the Mission: first into the {CONTROL_ROOM}."
+            short = f"first into the {CONTROL_ROOM}"
+        else:
+            text = (f"{_name(state, holder)} keeps the Mission Leader Token unless someone "
+                    f"enters the {CONTROL_ROOM} first.")
+            short = f"keeps it unless someone enters the {CONTROL_ROOM} first"
+        return {"seat": holder, "tied": [], "text": text, "short": short}
+    if not ids:
+        return None
+    least = min(state["upper_hand"][s] for s in ids)
+    tied = [s for s in ids if state["upper_hand"][s] == least]
+    reason = ("the Control Room is not in play" if CONTROL_ROOM not in state["locations"]
+              else "nobody holds the Mission Leader Token yet")
+    if len(tied) == 1:
+        text = (f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}.")
+        short = f"{_name(state, tied[0])} has the least Upper Hand ({least}) right now"
+        return {"seat": tied[0], "tied": [], "text": text, "short": short}
+    names = _names_and(state, tied)
+    text = (f"{names} tie for the least Upper Hand ({least}), as {reason}: the app rolls "
+            f"off between them when the Mission starts.")
+    short = f"least Upper Hand decides; {names} tie at {least} (roll-off)"
+    return {"seat": None, "tied": tied, "text": text, "short": short}
