@@ -20,11 +20,11 @@ def default_data_dir():
     return os.environ.get("COMPANION_DATA_DIR") or str(PACKAGE.parent / "data")
 
 
-def _secret_key(data_dir):
-    """A key kept beside the database, so cookies and form tokens survive a restart."""
-    path = Path(data_dir) / "secret.key"
+def _key_file(data_dir, name, make):
+    """A key kept beside the database, so it survives a restart."""
+    path = Path(data_dir) / name
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
+        path.write_text(make())
         path.chmod(0o600)
     return path.read_text().strip()
 
@@ -46,7 +46,12 @@ def create_app(test_config=None):
         app.config.update(test_config)
     app.config.setdefault("SECRET_KEY", None)
     if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = _secret_key(data_dir)
+        app.config["SECRET_KEY"] = _key_file(data_dir, "secret.key", lambda: secrets.token_hex(32))
+    # Whoever runs the server may change the box text every new table starts with (the
+    # address with this key is printed by `companion serve`).
+    app.config.setdefault("ADMIN_KEY", None)
+    if not app.config["ADMIN_KEY"]:
+        app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
     from . import access, db, errors, games, live, rules_routes, tables, web

@@ -7,7 +7,7 @@ import time
 from collections import deque
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, request
+from flask import abort, current_app, g, request
 
 from . import store
 from .db import get_db
@@ -25,6 +25,7 @@ def table_or_404(code):
     if table is None:
         limiter.miss(request.remote_addr)
         abort(404, "No table has that code. Check the letters and try again.")
+    g.table = table  # what this request's pages read their box text from
     return table
 
 
@@ -71,7 +72,8 @@ def same_origin_only():
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         abort(403, "Requests from other sites are refused.")
     origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+    # "null" is what a sandboxed frame or a file:// page sends: never this app's own pages.
+    if origin == "null" or (origin and urlsplit(origin).netloc != request.host):
         abort(403, "Requests from other sites are refused.")
 
 

@@ -1,13 +1,17 @@
-""""From your box": text a table types in once from its own components, kept for every table.
+""""From your box": text a table types in once from its own components.
 
 Entries are keyed by game and entry id (a rules-lookup id such as "location-armory", or a
 data entry such as "deck-list"). Bodies are plain text or JSON text; templates escape them.
+
+Each table keeps its own copy (its host edits it); the server-wide defaults, which only
+whoever runs the server may change, are what a new table starts with. Every function takes
+`table` (a store.Table) for a table's copy, or None for the server-wide defaults.
 """
 
 import json
 
 from .db import transaction
-from .games.base import RuleError
+from .games.base import RuleError, read_json
 from .store import now
 
 MAX_BODY = 4000
@@ -25,40 +29,59 @@ def _check(game, entry, body):
     return body
 
 
-def get(db, game, entry):
-    row = db.execute("SELECT body FROM box_entries WHERE game=? AND entry=?", (game, entry)).fetchone()
+def _where(table):
+    """The rows of one table's copy, or of the defaults."""
+    if table is None:
+        return "box_entries", "", ()
+    return "table_box", " AND table_id=?", (table.id,)
+
+
+def get(db, game, entry, table=None):
+    name, where, args = _where(table)
+    row = db.execute(f"SELECT body FROM {name} WHERE game=? AND entry=?{where}",
+                     (game, entry, *args)).fetchone()
     return row["body"] if row else None
 
 
-def for_game(db, game):
-    rows = db.execute("SELECT entry, body FROM box_entries WHERE game=? ORDER BY entry", (game,))
+def for_game(db, game, table=None):
+    name, where, args = _where(table)
+    rows = db.execute(f"SELECT entry, body FROM {name} WHERE game=?{where} ORDER BY entry", (game, *args))
     return {row["entry"]: row["body"] for row in rows}
 
 
-def put(db, game, entry, body):
-    """Store (or, with an empty body, delete) one entry."""
-    body = _check(game, entry, body)
-    with transaction(db):
+def _store(db, game, entry, body, table):
+    if table is None:
         if body:
             db.execute("INSERT INTO box_entries (game, entry, body, updated_at) VALUES (?, ?, ?, ?)"
                        " ON CONFLICT (game, entry) DO UPDATE SET body=excluded.body,"
                        " updated_at=excluded.updated_at", (game, entry, body, now()))
         else:
             db.execute("DELETE FROM box_entries WHERE game=? AND entry=?", (game, entry))
+    elif body:
+        db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at) VALUES (?, ?, ?, ?, ?)"
+                   " ON CONFLICT (table_id, game, entry) DO UPDATE SET body=excluded.body,"
+                   " updated_at=excluded.updated_at", (table.id, game, entry, body, now()))
+    else:
+        db.execute("DELETE FROM table_box WHERE table_id=? AND game=? AND entry=?", (table.id, game, entry))
 
 
-def export(db):
-    rows = db.execute("SELECT game, entry, body FROM box_entries ORDER BY game, entry")
+def put(db, game, entry, body, table=None):
+    """Store (or, with an empty body, delete) one entry."""
+    body = _check(game, entry, body)
+    with transaction(db):
+        _store(db, game, entry, body, table)
+
+
+def export(db, table=None):
+    name, where, args = _where(table)
+    rows = db.execute(f"SELECT game, entry, body FROM {name} WHERE 1=1{where} ORDER BY game, entry", args)
     return {"table_companion_box": 1,
             "entries": [{"game": r["game"], "entry": r["entry"], "body": r["body"]} for r in rows]}
 
 
-def import_json(db, text):
+def import_json(db, text, table=None):
     """Merge an exported file; all or nothing. Returns how many entries were stored."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError):
-        raise RuleError("That file is not JSON exported by Table Companion.") from None
+    data = read_json(text, "That file")
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list) or len(entries) > MAX_IMPORT_ENTRIES:
         raise RuleError("That file has no list of entries the app can read.")
@@ -71,7 +94,5 @@ def import_json(db, text):
     with transaction(db):
         for game, entry, body in checked:
             if body:
-                db.execute("INSERT INTO box_entries (game, entry, body, updated_at) VALUES (?, ?, ?, ?)"
-                           " ON CONFLICT (game, entry) DO UPDATE SET body=excluded.body,"
-                           " updated_at=excluded.updated_at", (game, entry, body, now()))
+                _store(db, game, entry, body, table)
     return len(checked)

@@ -58,6 +58,8 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy):
     click.echo(qr.terminal(public_url + "/"))
     click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
     click.echo(f"Live pages: {app.config['STREAM_LIMIT']} at once (--threads {threads}); more than that check back every few seconds.")
+    click.echo(f"Server-wide box text (the defaults new tables copy) is changed only from: "
+               f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)")
     click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
     # Behind a proxy every phone arrives from the proxy's address; the wrong-code limit must
     # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).

@@ -47,6 +47,21 @@ MIGRATIONS = [
         PRIMARY KEY (game, entry)
     );
     """,
+    # Box text belongs to each table (its host edits it); box_entries become the server-wide
+    # defaults a new table copies. Tables that exist already keep what they could see.
+    """
+    CREATE TABLE table_box (
+        table_id INTEGER NOT NULL REFERENCES game_tables(id),
+        game TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (table_id, game, entry)
+    );
+    INSERT INTO table_box (table_id, game, entry, body, updated_at)
+        SELECT t.id, b.game, b.entry, b.body, b.updated_at
+        FROM game_tables t JOIN box_entries b ON b.game = t.game;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -5,25 +5,28 @@ One URL serves the whole page or, for htmx, just a fragment:
   - the search box asks for its results list (HX-Target: rules-results);
   - the tray over a game screen (a "?" link or the bar's "Rules") asks for the panel or
     the entry without the page around it.
-The box forms carry no table token (the lookup belongs to no table): a cross-site POST is
-refused by access.same_origin_only, and each form carries a token of its own, an HMAC of
-what it writes with the app's secret key.
+Box text belongs to a table: its host edits the table's copy at /t/<code>/rules/<game>/<entry>
+(the tray on a table's pages opens that copy). The server-wide defaults a new table copies
+are edited at /rules/... only by whoever runs the server: `companion serve` prints an
+address with the server's admin key, which gives that browser an admin cookie. Each admin
+form carries a token bound to that cookie and to what it writes.
 """
 
 import hashlib
 import hmac
 import json
 import re
+from urllib.parse import urlsplit
 
 from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
                    request, url_for)
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import box
+from . import access, box, store
 from .db import get_db
 from .games.assassins import deck
 from .games import danger_zone as dz
-from .games.base import RuleError
+from .games.base import RuleError, read_json
 from .rules import search as rules
 
 bp = Blueprint("rules", __name__)
@@ -47,15 +50,43 @@ def fragment_target():
     return request.headers.get("HX-Target") or "tray-body"
 
 
-def form_token(purpose):
+ADMIN_COOKIE = "tc_admin"
+NOT_ADMIN = ("Only whoever runs the server can change the text every new table starts with. "
+             "A table's host changes that table's own copy from the table's pages.")
+
+
+def _sign(text):
     key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, f"rules-box:{purpose}".encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def admin_cookie_value():
+    return _sign("admin:" + current_app.config["ADMIN_KEY"])
+
+
+def is_admin():
+    return hmac.compare_digest(request.cookies.get(ADMIN_COOKIE, "").encode(), admin_cookie_value().encode())
+
+
+def form_token(purpose):
+    """Bound to the admin's cookie: a visitor without it has no token to copy."""
+    return _sign(f"rules-box:{purpose}:{request.cookies.get(ADMIN_COOKIE, '')}")
 
 
 def check_token(purpose):
+    if not is_admin():
+        abort(403, NOT_ADMIN)
     # Bytes: compare_digest refuses str with non-ASCII characters (a 500, not a 403).
     if not hmac.compare_digest(request.form.get("token", "").encode(), form_token(purpose).encode()):
         abort(403, "This form is out of date or came from another site. Reload the page and try again.")
+
+
+def tray_table():
+    """The table whose page opened the rules tray (htmx names the page's address), or None."""
+    if not fragment_target():
+        return None
+    found = re.match(r"^/t/([0-9A-Za-z]{1,20})(/|$)", urlsplit(request.headers.get("HX-Current-URL", "")).path)
+    return store.find_table(get_db(), found.group(1)) if found else None
 
 
 def game_title(game):
@@ -125,9 +156,9 @@ def readable(game, entry, body):
     return body
 
 
-def box_items(db, game=None):
-    """The table's text as search.search wants it: [{game, id, title, body}]."""
-    stored = box.export(db)["entries"]
+def box_items(db, game=None, table=None):
+    """Box text (a table's, or the defaults) as search.search wants it: [{game, id, title, body}]."""
+    stored = box.export(db, table)["entries"]
     items = []
     for row in stored:
         if game and row["game"] != game:
@@ -189,10 +220,7 @@ def box_entry(game, entry_id):
 
 def import_box(db, text):
     """Merge an exported box file: every entry checked first, then all stored or none."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError):
-        raise RuleError("That is not a Table Companion “from your box” file (it is not JSON).") from None
+    data = read_json(text, "That “from your box” file")
     items = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise RuleError("That file has no list of entries: export one from this page and try again.")
@@ -228,13 +256,14 @@ def fold_box(results):
 
 
 def run_search(game):
-    """(context, status) for the search part of /rules or /rules/<game>."""
+    """(context, status) for the search part of /rules or /rules/<game>; inside a table's
+    tray, that table's box text is searched."""
     q = request.args.get("q", "")
     context = {"q": q[: rules.MAX_QUERY * 2], "cards": [], "message": None}
     if not q.strip():
         return context, 200
     try:
-        found = rules.search(q, game=game, limit=RESULT_LIMIT, box=box_items(get_db(), game))
+        found = rules.search(q, game=game, limit=RESULT_LIMIT, box=box_items(get_db(), game, tray_table()))
     except rules.QueryError as error:
         context["message"] = str(error)
         return context, 400
@@ -279,17 +308,19 @@ def not_found(game, message):
     return render_template(template, tray=bool(fragment_target()), **context), 404
 
 
-def entry_context(game, entry, box_text=None, **extra):
+def entry_context(game, entry, table=None, **extra):
+    """An entry page's context; with `table`, box text is that table's own copy."""
     context = {"game": game, "title": game_title(game), "entry": entry,
                "related": [r for r in (rules.get(game, rid) for rid in entry.get("related", ())) if r],
                "table_text": table_body(entry) if entry.get("table") else None,
                "share_url": share_url(game, entry["id"])}
+    db = get_db()
     if entry["kind"] == "missing":
-        context.update(box_form(game, entry, box_text))
+        context.update(box_form(game, entry, box.get(db, game, entry["id"], table), table))
     # A card whose details live in a related missing entry (a character's skill dice) shows
     # what the table typed there too, so one tap answers the question.
     typed = [r for r in context["related"] if r["kind"] == "missing"]
-    stored = box.for_game(get_db(), game) if typed else {}
+    stored = box.for_game(db, game, table) if typed else {}
     context["related_box"] = [{"entry": r, "text": readable(game, r["id"], stored[r["id"]])}
                               for r in typed if r["id"] in stored]
     context.update(extra)
@@ -302,14 +333,24 @@ def share_url(game, entry_id):
     return base.rstrip("/") + url_for("rules.entry", game=game, entry=entry_id)
 
 
-def box_form(game, entry, stored, text=None, error=None, notice=None):
-    """What the "from your box" part of a missing entry shows."""
+def box_form(game, entry, stored, table=None, text=None, error=None, notice=None):
+    """What the "from your box" part of a missing entry shows: a table's copy (its host may
+    change it) or the server-wide default (only the server's admin may)."""
     is_deck = (game, entry["id"]) == DECK_ENTRY
     shown = readable(game, entry["id"], stored) if stored else None
+    if table is not None:
+        url = url_for("rules.table_box_save", code=table.code, game=game, entry=entry["id"])
+        token, editable = None, True   # the table page's form token rides in a header
+        where = "Kept for this table. Only the table's host can change it."
+    else:
+        url = url_for("rules.box_save", game=game, entry=entry["id"])
+        token, editable = form_token(f"{game}/{entry['id']}"), is_admin()
+        where = "The default every new table on this server starts with."
     return {"box": {"stored": shown, "cards": deck_lines(stored) if is_deck and stored else None,
                     "text": text if text is not None else (shown or ""), "error": error,
-                    "notice": notice, "max": box.MAX_BODY, "token": form_token(f"{game}/{entry['id']}"),
-                    "url": url_for("rules.box_save", game=game, entry=entry["id"]),
+                    "notice": notice, "max": box.MAX_BODY, "token": token, "url": url,
+                    "editable": editable, "where": where,
+                    "csrf": access.csrf_token(table) if table is not None else None,
                     "hint": ("One card a line: number, name, copies (like “1 Magician 5”)."
                              if is_deck else entry.get("box_hint"))}}
 
@@ -326,47 +367,91 @@ def game(game):
     return render_lookup(game)
 
 
-@bp.get("/rules/<game>/<entry>")
-def entry(game, entry):
+def render_entry(game, entry, table):
     if game not in rules.GAMES:
         return not_found(None, f"There is no game called “{game[:60]}” in the rules lookup.")
     found = rules.get(game, entry)
     if found is None:
         return not_found(game, f"{game_title(game)} has no rules entry called “{entry[:80]}”. Search for it instead.")
-    stored = box.get(get_db(), game, entry) if found["kind"] == "missing" else None
-    context = entry_context(game, found, stored, tray=bool(fragment_target()))
+    context = entry_context(game, found, table, tray=bool(fragment_target()))
     if request.args.get("saved") and "box" in context:
-        context["box"]["notice"] = "Saved. Every table on this server will see it."
+        context["box"]["notice"] = SAVED[table is None]
     if fragment_target():
         return render_template("rules/_entry.html", **context)
     template = "rules/quickref.html" if found["kind"] == "quickref" else "rules/entry.html"
     return render_template(template, **context)
 
 
-@bp.post("/rules/<game>/<entry>/box")
-def box_save(game, entry):
+SAVED = {True: "Saved. New tables on this server start with it.", False: "Saved for this table."}
+
+
+@bp.get("/rules/<game>/<entry>")
+def entry(game, entry):
+    return render_entry(game, entry, tray_table())
+
+
+@bp.get("/t/<code>/rules/<game>/<entry>")
+def table_entry(code, game, entry):
+    return render_entry(game, entry, access.table_or_404(code))
+
+
+def save_box(game, entry, table):
+    """Store posted box text for a table's copy or the defaults; the answer in place."""
     found = box_entry(game, entry) if game in rules.GAMES else None
     if found is None:
         abort(404, "The rules lookup keeps no box text for that entry.")
-    check_token(f"{game}/{entry}")
     db = get_db()
     posted = request.form.get("text", "")
     try:
-        box.put(db, game, entry, checked_text(game, entry, posted))
+        box.put(db, game, entry, checked_text(game, entry, posted), table)
     except RuleError as error:
-        form = box_form(game, found, box.get(db, game, entry), text=posted[: box.MAX_BODY * 2],
-                        error=str(error))
+        form = box_form(game, found, box.get(db, game, entry, table), table,
+                        text=posted[: box.MAX_BODY * 2], error=str(error))
         if fragment_target():
             return render_template("rules/_box.html", game=game, entry=found, tray=True, **form), 422
-        context = entry_context(game, found, tray=False)
+        context = entry_context(game, found, table, tray=False)
         context.update(form)
         return render_template("rules/entry.html", **context), 422
+    if table is not None:
+        from .tables import changed
+        changed(table)  # the board shows box text (tile texts, odds, the ghost deal)
     if fragment_target():
-        stored = box.get(db, game, entry)
-        notice = "Saved. Every table on this server will see it." if stored else "Removed."
+        stored = box.get(db, game, entry, table)
         return render_template("rules/_box.html", game=game, entry=found, tray=True,
-                               **box_form(game, found, stored, notice=notice))
-    return redirect(url_for("rules.entry", game=game, entry=entry, saved=1) + "#box", 303)
+                               **box_form(game, found, stored, table,
+                                          notice=SAVED[table is None] if stored else "Removed."))
+    if table is None:
+        return redirect(url_for("rules.entry", game=game, entry=entry, saved=1) + "#box", 303)
+    return redirect(url_for("rules.table_entry", code=table.code, game=game, entry=entry, saved=1) + "#box", 303)
+
+
+@bp.post("/rules/<game>/<entry>/box")
+def box_save(game, entry):
+    if game in rules.GAMES and box_entry(game, entry):
+        check_token(f"{game}/{entry}")
+    return save_box(game, entry, None)
+
+
+@bp.post("/t/<code>/rules/<game>/<entry>/box")
+def table_box_save(code, game, entry):
+    table = access.table_or_404(code)
+    access.require_viewer(table, host=True)
+    access.check_csrf(table)
+    return save_box(game, entry, table)
+
+
+@bp.get("/admin/<key>")
+def admin(key):
+    """The address `companion serve` prints: this browser may then change the defaults."""
+    limiter = access.guess_limiter()
+    limiter.check(request.remote_addr)
+    if not hmac.compare_digest(key.encode(), current_app.config["ADMIN_KEY"].encode()):
+        limiter.miss(request.remote_addr)
+        abort(403, "That is not this server's admin address. It is printed when the server starts.")
+    response = redirect(url_for("rules.box_page"), 303)
+    response.set_cookie(ADMIN_COOKIE, admin_cookie_value(), max_age=365 * 86400, httponly=True,
+                        samesite="Lax", secure=request.is_secure)
+    return response
 
 
 # --- the whole box: overview, export, import --------------------------------------------
@@ -377,7 +462,7 @@ def render_box_page(status=200, error=None, notice=None, text=""):
                  "entries": [dict(e, typed=(g["slug"], e["id"]) in stored) for e in rules.missing(g["slug"])]}
                 for g in rules.games()]
     return render_template("rules/box.html", sections=sections, count=len(stored), error=error,
-                           notice=notice, text=text, token=form_token("import"),
+                           notice=notice, text=text, token=form_token("import"), admin=is_admin(),
                            max_kb=IMPORT_MAX_BYTES // 1024), status
 
 

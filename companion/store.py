@@ -88,6 +88,10 @@ def create_table(db, game, options=None):
             "INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
             " VALUES (?, ?, ?, ?, ?)",
             (code, game, token_hash(host_token), json.dumps(options or {}), now()))
+        # The table's own "from your box" text starts as the server-wide defaults (box.py).
+        db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+                   " SELECT g.id, b.game, b.entry, b.body, b.updated_at FROM box_entries b"
+                   " JOIN game_tables g ON g.code=? AND b.game=g.game", (code,))
     return find_table(db, code), host_token
 
 

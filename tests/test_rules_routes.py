@@ -18,6 +18,18 @@ TRAY = {"HX-Request": "true", "HX-Target": "tray-body"}
 DECK_TEXT = "1 Magician 4\n2 Grave Digger 6\n3 Soldier 6\n4 Cook 6\n5 Tailor 3\n6 Spy 3"
 
 
+def admin_client(app):
+    """Whoever runs the server: the address `companion serve` prints gives the admin cookie."""
+    client = app.test_client()
+    assert client.get(f"/admin/{app.config['ADMIN_KEY']}").status_code == 303
+    return client
+
+
+@pytest.fixture
+def client(app):
+    return admin_client(app)
+
+
 def text(response):
     return response.get_data(as_text=True)
 
@@ -257,7 +269,7 @@ def test_box_save_with_htmx_swaps_the_box_section(client):
 def test_box_text_survives_a_restart(tmp_path):
     store.clear_cache()
     first = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
-    assert save_box(first.test_client(), "assassins", "cook", "Rear row: gains 1 per Cook.").status_code == 303
+    assert save_box(admin_client(first), "assassins", "cook", "Rear row: gains 1 per Cook.").status_code == 303
     store.clear_cache()
     again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
     html = text(again.test_client().get("/rules/assassins/cook"))
@@ -346,7 +358,7 @@ def test_export_and_import_round_trip(app, client, tmp_path):
 
     store.clear_cache()
     other = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "other")})
-    other_client = other.test_client()
+    other_client = admin_client(other)
     response = import_box(other_client, export.data)
     assert response.status_code == 303 and "imported=3" in response.headers["Location"]
     assert "Imported 3 entries." in text(other_client.get(response.headers["Location"]))
@@ -414,3 +426,53 @@ def test_a_card_shows_the_box_text_of_its_related_missing_entry(client):
     html = text(client.get("/rules/danger-zone/lana", headers=TRAY))
     assert "rules-box-related" in html and "Booze 2, Guns 3, Sex 1, Smarts 2" in html
     assert 'href="/rules/danger-zone/lana-dice"' in html
+
+
+# --- whose box text: a table's host, or whoever runs the server --------------------------
+
+def test_strangers_cannot_change_the_server_defaults(app, client):
+    stranger = app.test_client()
+    page = text(stranger.get("/rules/danger-zone/breakroom"))
+    assert 'name="token"' not in page and "Only whoever runs the server" in page
+    admin_token = token(text(client.get("/rules/danger-zone/breakroom")))
+    for headers in ({}, {"Origin": "null"}):
+        response = stranger.post("/rules/danger-zone/breakroom/box", headers=headers,
+                                 data={"token": admin_token, "text": "Stranger's text"})
+        assert response.status_code == 403
+    assert stranger.post("/rules/box/import", data={"token": admin_token, "json": "{}"}).status_code == 403
+    assert stranger.get("/admin/wrong-key").status_code == 403
+    assert stored(app) == []
+
+
+def test_origin_null_is_refused_even_with_the_cookie(client):
+    page_token = token(text(client.get("/rules/danger-zone/breakroom")))
+    response = client.post("/rules/danger-zone/breakroom/box", data={"token": page_token, "text": "x"},
+                           headers={"Origin": "null"})
+    assert response.status_code == 403
+
+
+def test_a_table_keeps_its_own_box_text_and_only_its_host_changes_it(app, client, host, join):
+    save_box(client, "danger-zone", "breakroom", "Server default text.")
+    host.start("danger-zone")
+    ana = join(host, "Ana")
+    url = "/rules/danger-zone/breakroom"
+    assert "Server default text." in text(host.client.get(f"/t/{host.code}{url}"))
+    # a seat and a stranger are refused; the host's change stays at this table
+    assert ana.post(f"{url}/box", {"text": "Ana text"}).status_code == 403
+    assert app.test_client().post(f"/t/{host.code}{url}/box", data={"text": "x"}).status_code == 403
+    response = host.post(f"{url}/box", {"text": "Our table text."}, htmx=False)
+    assert response.status_code == 303
+    assert "Our table text." in text(ana.client.get(f"/t/{host.code}{url}"))
+    assert "Server default text." in text(client.get(url))
+    # in the tray over the table's pages, the lookup shows and searches the table's copy
+    tray = dict(TRAY, **{"HX-Current-URL": f"http://localhost/t/{host.code}/me"})
+    assert "Our table text." in text(ana.client.get(url, headers=tray))
+    with app.app_context():
+        table = store.find_table(get_db(), host.code)
+        assert box.get(get_db(), "danger-zone", "breakroom", table) == "Our table text."
+        assert box.get(get_db(), "danger-zone", "breakroom") == "Server default text."
+
+
+def test_deeply_nested_imports_are_a_sentence(client):
+    response = import_box(client, "[" * 50_000 + "]" * 50_000)
+    assert response.status_code == 422 and "nested too deeply" in text(response)

@@ -2,7 +2,6 @@
 
 import importlib
 import json
-import re
 import threading
 from pathlib import Path
 
@@ -481,6 +480,14 @@ def test_box_text_is_searchable():
     assert found[1]["title"] == "The 28-card deck list"   # untitled box text borrows the entry's
     found = rules.search("katya", box=BOX)
     assert ("event-katya", "box") in [(e["id"], e["source"]) for e in found]
+
+
+def test_words_of_the_box_text_are_not_corrected():
+    box = [{"game": "danger-zone", "id": "bullpen", "title": "", "body": "Hold a bold plan."}]
+    # "bold" is one letter from "hold", a word of the shipped entries: with the table's
+    # text using it, it is searched as typed and finds only that text's entry
+    found = rules.search("bold", "danger-zone", box=box)
+    assert [(e["id"], e["source"]) for e in found] == [("bullpen", "rules"), ("bullpen", "box")]
 
 
 def test_box_respects_the_game_filter_and_bad_items():

@@ -177,4 +177,4 @@ def read_json(text, what="That text"):
     try:
         return json.loads(text)
     except (ValueError, TypeError, RecursionError):
-        raise RuleError(f"{what} is not valid JSON.") from None
+        raise RuleError(f"{what} is not JSON the app can read.") from None

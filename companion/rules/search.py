@@ -108,7 +108,7 @@ NUMBER_WEIGHT = 12.0        # "the 8" names card 8 as surely as its title would
 EXACT, STEMMED, COMPLETED, CORRECTED = 1.0, 0.95, 0.85, 0.7
 # Bonuses, in the units of a title hit: the query names the entry.
 TITLE_BONUS = 6.0           # times the share of the title's words the query holds
-NAME_BONUS = 8.0            # a title or alias of two or more words stands in the query
+NAME_BONUS = 8.0            # per word of a title or alias that stands whole in the query
 KIND_FACTORS = {"reading": 0.7, "quickref": 0.4, "missing": 0.95}
 SHORT_PREFIX = 2            # typed prefixes this short complete to names only
 MAX_COMPLETIONS = 60
@@ -116,6 +116,7 @@ MAX_COMPLETIONS = 60
 _NUMBER_QUERY = re.compile(r"^(?:#|no\.?|nr\.?|card|number|n)?\s*(\d{1,2})$")
 _WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 class QueryError(ValueError):
@@ -124,8 +125,10 @@ class QueryError(ValueError):
 
 def _fold(text):
     """Lower case without accents: "Café" -> "cafe"."""
-    text = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in text if not unicodedata.combining(c))
+    text = text.lower()
+    if text.isascii():
+        return text
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
 
 
 def _words(text):
@@ -362,9 +365,10 @@ def _corrections(word):
 
 
 @functools.lru_cache(maxsize=4096)
-def _expand(word, typing):
+def _expand(word, typing, correct=True):
     """The indexed words one query word stands for, with how well each fits:
-    ((word, quality), ...). typing: the word is still being typed (a prefix)."""
+    ((word, quality), ...). typing: the word is still being typed (a prefix); correct:
+    an unknown word may be read as a near one (not when the table's own text uses it)."""
     d = _load()
     fits = {}
 
@@ -384,15 +388,16 @@ def _expand(word, typing):
                 if not w.startswith(word):
                     break
                 add(w, COMPLETED)
-    if not fits:
+    if not fits and correct:
         for w in _corrections(word):
             add(w, CORRECTED)
-    alias = ALIASES.get(word)
+    alias, quality = ALIASES.get(word), EXACT
     if alias is None and len(fits) == 1:    # "kreiger" -> "krieger" -> also "krueger"
-        alias = ALIASES.get(next(iter(fits)))
+        source, quality = next(iter(fits.items()))
+        alias = ALIASES.get(source)
     if alias and " " not in alias:
         for w in d.stems.get(_stem(alias), ()) + ([alias] if alias in d.postings else []):
-            add(w, EXACT)
+            add(w, quality)
     return tuple(fits.items())
 
 
@@ -412,19 +417,19 @@ def _phrase_hits(phrase):
 class _Query:
     """What search() needs from the query text."""
 
-    def __init__(self, query, game):
+    def __init__(self, query, game, own=frozenset()):
         d = _load()
         words = _words(query)
-        typing = words[-1] if words and not query[-1:].isspace() else None
+        typing = words[-1] if words and _WORD.match(_fold(query[-1:])) else None
         scope = [game] if game else list(GAMES)
 
         # Words of a game's title pick the game: dropped in its own lookup, and in the
         # all-games box they narrow it to that game ("dz setup").
         named_games, kept = [], []
         for w in words:
-            alias_words = _words(ALIASES.get(w, ""))
-            picks = [g for g in scope
-                     if w in d.game_words[g] or (alias_words and set(alias_words) <= d.game_words[g] | STOP_WORDS)]
+            alias_words = set(_words(ALIASES.get(w, "")))     # "dz" -> danger, zone
+            picks = [g for g in scope if w in d.game_words[g]
+                     or (alias_words and alias_words <= d.game_words[g] | STOP_WORDS)]
             if picks:
                 named_games += [g for g in picks if g not in named_games]
             else:
@@ -445,15 +450,16 @@ class _Query:
         self.terms = terms[:MAX_TERMS]
         self.typing = typing
         self.words = words
+        self.own = own      # words of the table's own text: searched as typed, never corrected
         # The query as names are looked for in it, its typos put right ("skil dice").
-        self.text = " " + " ".join(_best_word(w, w == typing) for w in words) + " "
+        self.text = " " + " ".join(_best_word(w, w == typing, w not in own) for w in words) + " "
 
 
-def _best_word(word, typing):
+def _best_word(word, typing, correct):
     """The word as typed when the entries use it, else the nearest word they do use."""
     if word in _load().postings:
         return word
-    fits = _expand(word, typing)
+    fits = _expand(word, typing, correct)
     return max(fits, key=lambda f: (f[1], -len(f[0])))[0] if fits else word
 
 
@@ -471,7 +477,7 @@ def _priority(query, q):
     names = [" ".join(q.terms), " ".join(q.words)]
     if len(q.terms) == 1:
         w = q.terms[0]
-        fixed = [c for c, quality in _expand(w, False) if quality == CORRECTED]
+        fixed = [c for c, quality in _expand(w, False, w not in q.own) if quality == CORRECTED]
         names += fixed[:1]
         if ALIASES.get(w):        # "krieger" in Blackmail, "duchess" anywhere
             names.append(_norm(ALIASES[w]))
@@ -482,16 +488,16 @@ def _priority(query, q):
 
 
 def _scored(q):
-    """[(score, rowid)] of entries matching any query word, best first."""
+    """Rowids of the entries matching any query word, best first (file order on a tie)."""
     d = _load()
     in_scope = set()
     for g in q.scope:
         in_scope.update(d.by_game[g])
     n = len(in_scope)
 
-    per_term = []       # [(idf, {rowid: weight}, {words it stands for})]
+    per_term = []       # [(idf, {rowid: weight}, {indexed words it stands for})]
     for w in q.terms:
-        fits = _expand(w, w == q.typing)
+        fits = _expand(w, w == q.typing, w not in q.own)
         hits = {}
         for word, quality in fits:
             for rowid, weight in d.postings.get(word, {}).items():
@@ -508,11 +514,11 @@ def _scored(q):
                     hits[rowid] = max(hits.get(rowid, 0), NUMBER_WEIGHT)
         idf = math.log(1 + n / (1 + len(hits)))
         words = {word for word, _ in fits} | set(_words(alias or ""))
-        per_term.append((idf, hits, words, w))
+        per_term.append((idf, hits, words))
 
     total_idf = sum(t[0] for t in per_term) or 1.0
     scores = {}
-    for idf, hits, _, _ in per_term:
+    for idf, hits, _ in per_term:
         for rowid, weight in hits.items():
             scores[rowid] = scores.get(rowid, 0.0) + idf * weight
 
@@ -524,13 +530,12 @@ def _scored(q):
 
     ranked = []
     for rowid, base in scores.items():
-        covered = sum(idf for idf, hits, _, _ in per_term if rowid in hits)
+        covered = sum(idf for idf, hits, _ in per_term if rowid in hits)
         score = base * covered / total_idf
         title = d.title_words[rowid]
         if title:
-            named = sum(1 for t in title
-                        if any(t in words or (t.isdigit() and t == w) for _, _, words, w in per_term))
-            score += TITLE_BONUS * max(idf for idf, _, _, _ in per_term) * named / len(title)
+            named = sum(1 for t in title if any(t in words for _, _, words in per_term))
+            score += TITLE_BONUS * max(idf for idf, _, _ in per_term) * named / len(title)
         if rowid in names:
             score += NAME_BONUS * names[rowid]
         score *= KIND_FACTORS.get(d.rows[rowid - 1]["kind"], 1.0)
@@ -557,7 +562,7 @@ def search(query, game=None, limit=20, box=None):
         limit = max(1, min(MAX_LIMIT, int(limit)))
     except (TypeError, ValueError):
         limit = 20
-    q = _Query(query, game)
+    q = _Query(query, game, _own_words(box, game))
     if q.named_game_only:       # "danger zone": the game's overview and quick reference
         d = _load()
         first = [d.by_key[(g, i)] for g in q.scope for i in ("overview", "quickref")
@@ -575,6 +580,17 @@ def search(query, game=None, limit=20, box=None):
     return results[:limit]
 
 
+def _own_words(box, game):
+    """Every word of the table's own text ("from your box") in this search's games."""
+    if not box or not isinstance(box, (list, tuple)):
+        return frozenset()
+    words = set()
+    for item in box:
+        if _valid_box_item(item, game):
+            words.update(_box_text((item.get("title") or "") + " " + item["body"])[0])
+    return frozenset(words)
+
+
 def _dedupe(rows):
     seen, out = set(), []
     for r in rows:
@@ -586,8 +602,8 @@ def _dedupe(rows):
 
 # ---------------------------------------------------------------- "from your box"
 # The table's typed text changes while the app runs and is small (a few dozen entries), so
-# it is matched here in Python rather than re-indexed: nothing to invalidate, and each
-# thread's copy of the shipped index stays read-only.
+# it is matched here on its own rather than indexed: nothing to invalidate, and the
+# shipped index stays read-only.
 
 @functools.lru_cache(maxsize=2048)
 def _box_text(text):

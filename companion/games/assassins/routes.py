@@ -35,7 +35,7 @@ def game_table(code):
 
 def stored_deck(db):
     """The stored deck list, checked, or RuleError saying why the app cannot deal from it."""
-    body = box.get(db, GAME, DECK_ENTRY)
+    body = box.get(db, GAME, DECK_ENTRY, g.get("table"))
     if not body:
         raise RuleError("No deck list is stored yet: type it in from your box, or deal the ghost by hand.")
     try:
@@ -45,7 +45,7 @@ def stored_deck(db):
 
 
 def save_deck(db, entries):
-    box.put(db, GAME, DECK_ENTRY, json.dumps(deck.validate_deck_list(entries), separators=(",", ":")))
+    box.put(db, GAME, DECK_ENTRY, table=g.table, body=json.dumps(deck.validate_deck_list(entries), separators=(",", ":")))
 
 
 def deck_info():
@@ -59,7 +59,7 @@ def _deck_info(db):
     try:
         entries, problem = stored_deck(db), None
     except RuleError as error:
-        entries, problem = None, (str(error) if box.get(db, GAME, DECK_ENTRY) else None)
+        entries, problem = None, (str(error) if box.get(db, GAME, DECK_ENTRY, g.get("table")) else None)
     known = list(deck.REGULAR_NAMES) + list(deck.EXTRAS)
     names = [e["name"] for e in entries] if entries else known
 

@@ -3,7 +3,7 @@
 Card names, card numbers and deck checks live in deck.py; CARD_MAX follows its NAME_MAX.
 """
 
-from ..base import OWN
+from ..base import HOST, OWN
 
 from . import deck
 
@@ -23,11 +23,17 @@ REASONS = ("Card effect", "Correction")
 REASON_MAX = 60
 HOST_ONLY = set()
 # Who may post (and undo) a kind, beyond "any seat": see games.base.
-WHO = {"draft.pick": OWN, "draft.unpick": OWN}
-DRAWN = {"ghost.deal"}  # only the host may set a deal aside and deal again
+WHO = {"draft.pick": OWN, "draft.unpick": OWN, "tiebreak.seat": HOST}
+DRAWN = {"ghost.deal", "ghost.down.deal"}  # only the host may set a deal aside and deal again
+BANK_AFTER = deck.CARD_NUMBERS[-1]   # a round is banked only once its last number is resolved
 
-TIE_BREAK_READING = ("The app's reading of the tie-break: among the seats tied for the most "
-                     "real points, the one that comes last going clockwise from the first seat wins.")
+# One sentence for the end screen, the in-play hint and the rules lookup; {ref} is the reference
+# seat's name on a table, "the reference seat" in the lookup.
+TIE_BREAK_SENTENCE = ("Tie-break (the app's reading): of the players tied for the most real points, "
+                      "the winner is the one you reach first going anti-clockwise from {ref}, "
+                      "counting {ref} last.")
+TIE_BREAK_REFERENCE = "The reference seat is the first seat unless the host names another."
+TIE_BREAK_READING = TIE_BREAK_SENTENCE.format(ref="the reference seat") + " " + TIE_BREAK_REFERENCE
 DOG_READING = "If every seat ends with the same real points, nobody wins: the dog wins."
 # The ghost's rules, keyed so a screen can show each one when it matters.
 GHOST_RULE = {
@@ -39,6 +45,8 @@ GHOST_RULE = {
     "real_points": "The ghost never keeps real points: whatever she would gain goes back to the stock.",
 }
 GHOST_RULES = tuple(GHOST_RULE.values())
+EXTRAS_AT_THREE = ("Extra cards at three players: the rulebook advises against using them with "
+                   "three, so think twice before keeping this one in.")
 APP_DEAL_STEPS = (
     "Take the four cards shown here out of the deck and lay them face up at the ghost's place.",
     "Shuffle the rest of the deck.",
@@ -53,6 +61,8 @@ PHYSICAL_DEAL_STEPS = (
     "Deal seven cards to each player and start the draft.",
 )
 
-GAME_KINDS = {"resolve.step", "points", "kill", "bank", "draft.pick", "draft.unpick",
-              "penalty", "ghost.deal", "ghost.record"}
+GAME_KINDS = {"resolve.step", "points", "points.real", "kill", "bank", "draft.pick", "draft.unpick",
+              "penalty", "ghost.deal", "ghost.record", "ghost.down", "ghost.down.deal", "tiebreak.seat"}
+# Kinds that set the table up rather than play it: seats may still join after them.
+SETUP_KINDS = {"tiebreak.seat"}
 

@@ -10,7 +10,7 @@ MIN_SEATS, MAX_SEATS = 2, 4
 # Table options, starting over, and the host taking over a turn for a phone that is away.
 HOST_ONLY = {"tracking", "game.start", "game.reset", "dealt.stand_in"}
 # Who may post (and undo) a kind, beyond "any seat": see games.base.
-WHO = {"play": OWN, "hand": OWN}
+WHO = {"play": OWN, "hand": OWN, "dealt.hand_over": OWN, "dealt.reclaim": OWN}
 DRAWN = {"game.start"}  # draws the first player (and, where the app deals, the whole deck)
 
 # ---------------------------------------------------------------- rules data
@@ -62,7 +62,10 @@ TRACKING_LABELS = {"scores": "Scores only", "full": "Full tracking", "dealt": "T
 CARD_BY_CARD = ("full", "dealt")   # modes that follow every card played
 
 DEALT = "dealt"                     # the mode where the app shuffles and deals
-DEALT_KINDS = ("dealt.play", "dealt.stand_in")   # its own event kinds
+DEALT_KINDS = ("dealt.play", "dealt.stand_in", "dealt.hand_over", "dealt.reclaim")   # its own kinds
+# The host may stand in for a phone only after it had no open page this long (or was handed the turn).
+AWAY_SECONDS = 30
+STAND_IN_WHY = {"away": "phone away", "handed_over": "handed to the host", "no_phone": "no phone"}
 
 FIRST_PICKS = {
     "table": "chosen by the table",
@@ -82,6 +85,12 @@ SECRET_LABELS = {
     "gone": "gone: no secret character this round",
 }
 SECRET_SHORT = {"on_table": "On the table", "taken_by_ray": "Replaced", "gone": "Gone"}
+# Where the app deals there is no card on a table: it holds the secret character itself.
+SECRET_SHORT_DEALT = {"on_table": "Held by the app", "taken_by_ray": "Replaced", "gone": "Gone"}
+SECRET_LABELS_DEALT = {"on_table": "held by the app",
+                       "taken_by_ray": "taken by Ray; the app set the top card of the deck aside "
+                                       "in its place",
+                       "gone": "gone: no secret character this round"}
 OUT_REASONS = {
     MALORY: "played Malory Archer",
     ARCHER: "named by Sterling Archer",
@@ -93,15 +102,15 @@ READINGS = (
     "A card thrown away through Pam or Ray does nothing: dropping Malory that way does not put "
     "anyone out.",
     "The round ends when a turn ends with the draw deck empty.",
-    "Lana hands one card back to each player still in the round; the card left over is the new "
-    "secret character.",
+    "Lana hands one card back to each player still in the round and not protected by Cheryl/Carol; "
+    "the card left over is the new secret character.",
     "After Ray (or Pam) takes the secret character from an empty deck, the round goes on with no "
     "secret, so a Dr. Krueger guess cannot win it.",
     "If several players won the last round, the app picks the next first player among them at "
     "random.",
     "Sterling Archer or Cyril with every other player protected or out is played with no effect.",
-    "When the app deals, Lana's reshuffle takes a card from every player still in, protected "
-    "ones too: she picks no target, so Cheryl/Carol's cover does not stop her.",
+    "Cheryl/Carol's cover is against every card effect, Lana's reshuffle included: a protected "
+    "player keeps their card while the other hands and the secret character are mixed.",
 )
 
 

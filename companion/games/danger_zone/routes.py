@@ -6,7 +6,7 @@ folded in (tile text, skill dice for the odds), and the geometry of the race cha
 the template draws as SVG with presentation attributes (the CSP allows no inline styles).
 """
 
-from flask import Blueprint
+from flask import Blueprint, g
 
 from ... import box
 from ...db import get_db
@@ -33,7 +33,7 @@ ODDS_GRID = {
 
 def board_view(view):
     """The view as the board renders it: typed box text folded in, seats by id."""
-    view = dz.with_box(view, box.for_game(get_db(), dz.SLUG))
+    view = dz.with_box(view, box.for_game(get_db(), dz.SLUG, g.get("table")))
     view["by_id"] = {seat["id"]: seat for seat in view["seats"]}
     view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)]
                      for i, seat in enumerate(view["seats"])}

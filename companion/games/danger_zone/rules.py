@@ -39,7 +39,7 @@ LOCATION_IDS = {MALORYS_OFFICE: "malorys-office", "Breakroom": "breakroom",
 START_UPPER_HAND = 5
 WINNING_UPPER_HAND = 20
 LOWEST_UPPER_HAND = 0
-UPPER_HAND_REASONS = ("Insult", "Challenge", "Event", "Card", "Correction")
+UPPER_HAND_REASONS = ("Insult", "Challenge", "Event", "Card", "Correction")  # or none at all
 QUICK_STEPS = (1, -1, 2, -2)
 MAX_STEP = 20  # the largest custom change in one tap; the whole track is 0..20
 
@@ -53,17 +53,24 @@ MIN_DIFFICULTY, MAX_DIFFICULTY = 6, 14
 MIN_REWARD, MAX_REWARD = 1, 4
 MIN_SKILL_DICE, MAX_SKILL_DICE = 1, 3
 CARD_FACES = (5, 6)  # each 5 or 6 rolled draws a card
+SPECIALTY_DICE = 3  # a success outside the 3-die skill draws a card
+MAX_COLOR_LENGTH = 16  # Challenge colours are typed: the rulebook names none
 
 INITIATIVE_DICE = 3
 # The rulebook says "roll off" for a Mission Leader tie without saying how; the app uses
 # the Initiative roll-off's three dice.
 ROLL_OFF_DICE = 3
 
-# Skill dice the rulebook prints. Every other character's dice are on their card.
+# Skill dice the rulebook states: Archer's reference card, and Cheryl's two examples (2 dice
+# for Booze in the Mission example, Sex as her 3-die skill in the card-draw example).
+# Every other number is on the Character Card ("from your box").
 RULEBOOK_SKILL_DICE = {
     "Archer": {"Booze": 3, "Guns": 2, "Sex": 2, "Smarts": 1},
-    "Cheryl": {"Sex": 3},
+    "Cheryl": {"Booze": 2, "Sex": 3},
 }
+
+# The two tokens a card may move by hand (the Golden Rule), by the key state uses.
+TOKENS = {"initiative": "Initiative Token", "mission_leader": "Mission Leader Token"}
 
 # Events the rulebook clarifies, by event kind.
 EVENTS = {
@@ -89,9 +96,15 @@ READINGS = (
     "The first player at Reception takes the Initiative Token straight away, but the "
     "current round's reveal order does not change.",
     "The first player at the Control Room takes the Mission Leader Token straight away.",
-    "If the Control Room is in play but nobody holds the Mission Leader Token yet, the "
-    "player with the least Upper Hand leads, as if the Control Room were not in play.",
-    "A tie for the Mission Leader is broken by a roll-off with three dice; ties roll again.",
+    "If the Control Room is in play but nobody holds the Mission Leader Token when the "
+    "Mission starts (nobody has entered it yet), the player with the least Upper Hand "
+    "leads, as if the Control Room were not in play.",
+    "A tie for the Mission Leader is broken by a roll-off with three dice; ties roll again. "
+    "A table that rolls real dice records the winner instead.",
+    "\"First\" at a Location follows the reveal order (from the Initiative holder, "
+    "clockwise), whatever order the taps arrive in; a token recorded late is slotted in.",
+    "Each player rolls against one Challenge per Mission; the host can record a correction.",
+    "A token moved by hand (a card said so) stays where it was put at Clean-up.",
     "Uta: the drawer's +1 counts for finding the lowest roll and for what they lose.",
     "Woodhouse: a player is alone when theirs is the only token recorded at their Location "
     "this round; the table types the card's amount.",
@@ -99,7 +112,8 @@ READINGS = (
 
 # Setup randomness and its re-roll are the host's to trigger; everything else any seat may
 # post, and every event records who did it.
-HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record"}
+HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record", "order.confirm",
+             "token.move", "challenge.correct"}
 # Who may post (and undo) a kind, beyond "any seat": see games.base.
 WHO = {"character.pick": OWN, "movement.enter": OWN, "challenge.complete": OWN,
        "challenge.fail": OWN, "dice.roll": OWN}
@@ -107,5 +121,5 @@ WHO = {"character.pick": OWN, "movement.enter": OWN, "challenge.complete": OWN,
 DRAWN = {"locations.draw", "initiative.roll", "round.next", "event.uta", "dice.roll"}
 
 KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.record",
-         "round.next", "upper_hand.change", "movement.enter", "challenge.draw",
+         "order.confirm", "round.next", "token.move", "challenge.correct", "upper_hand.change", "movement.enter", "challenge.draw",
          "challenge.complete", "challenge.fail", "dice.roll") + tuple(EVENTS)
