@@ -45,12 +45,23 @@ class Notifier:
         self._gone = set()  # stream keys whose phone has gone
         self._reap_every = reap_every
         self._reaper = None
+        self._seat_open = {}   # (table id, seat) -> open streams of that seat's phone
+        self._seat_left = {}   # (table id, seat) -> when its last open page went away
+        self._started = time.monotonic()
 
     @property
     def open_streams(self):
         return len(self._open)
 
-    def open(self, table_id, version, gone=None, limit=None):
+    def away_seconds(self, table_id, seat):
+        """How long a seat's phone has had no open page here (0 while one is open); a seat
+        not seen since the server started counts from the start."""
+        with self._lock:
+            if self._seat_open.get((table_id, seat)):
+                return 0.0
+            return time.monotonic() - self._seat_left.get((table_id, seat), self._started)
+
+    def open(self, table_id, version, gone=None, limit=None, seat=None):
         """Count a new stream in, or return None when `limit` streams are open already.
 
         Checked and counted in one step, so pages reconnecting together cannot all slip past
@@ -63,7 +74,9 @@ class Notifier:
             if table is None:
                 table = self._tables[table_id] = _Table()
             table.streams += 1
-            self._open[key] = (table_id, table, gone or (lambda: False))
+            self._open[key] = (table_id, table, gone or (lambda: False), seat)
+            if seat is not None:
+                self._seat_open[(table_id, seat)] = self._seat_open.get((table_id, seat), 0) + 1
             if gone and self._reaper is None:
                 self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
                 self._reaper.start()
@@ -78,7 +91,12 @@ class Notifier:
             self._gone.discard(key)
             if entry is None:
                 return
-            table_id, table, _ = entry
+            table_id, table, _, seat = entry
+            if seat is not None:
+                left = self._seat_open.pop((table_id, seat), 1) - 1
+                if left:
+                    self._seat_open[(table_id, seat)] = left
+                self._seat_left[(table_id, seat)] = time.monotonic()
             table.streams -= 1
             if table.streams == 0:
                 self._tables.pop(table_id, None)
@@ -103,7 +121,7 @@ class Notifier:
         while True:
             time.sleep(self._reap_every)
             with self._lock:
-                found = [(key, table) for key, (_, table, gone) in self._open.items() if gone()]
+                found = [(key, table) for key, (_, table, gone, _) in self._open.items() if gone()]
                 self._gone.update(key for key, _ in found)
             for _, table in found:
                 with table.changed:
@@ -152,11 +170,12 @@ def events(code):
     db = get_db()
     table = access.table_or_404(code)
     version = store.load(db, table).version
+    viewer = access.current_viewer(table)  # whose phone this is: a stand-in waits for it to go
     close_db()  # a stream may stay open for hours: it must not hold a database connection
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     live = notifier()
     key = live.open(table.id, version, request.environ.get("waitress.client_disconnected"),
-                    current_app.config.get("STREAM_LIMIT"))
+                    current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"])
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets the version now and comes back

@@ -101,3 +101,16 @@ def test_real_server_streams_changes(live_server):
     assert status == 200
     assert read_until(rb"data: %d\n" % (opening + 1))
     sock.close()
+
+
+def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
+    from companion.live import Notifier
+    live = Notifier()
+    assert live.away_seconds(1, 7) >= 0  # never seen: counted from the start
+    first, second = live.open(1, 0, seat=7), live.open(1, 0, seat=7)
+    assert live.away_seconds(1, 7) == 0.0
+    live.close(first)
+    assert live.away_seconds(1, 7) == 0.0   # another page of that phone is still open
+    live.close(second)
+    assert 0.0 < live.away_seconds(1, 7) < 5
+    assert live.away_seconds(2, 7) >= 0 and live.open(1, 0, seat=None)
