@@ -8,7 +8,6 @@ whoever runs the server may change, are what a new table starts with. Every func
 `table` (a store.Table) for a table's copy, or None for the server-wide defaults.
 """
 
-import json
 
 from .db import transaction
 from .games.base import RuleError, read_json

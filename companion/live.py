@@ -9,7 +9,7 @@ that reconnects after sleeping re-fetches at once and misses nothing.
 import threading
 import time
 
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, current_app, request
 
 from . import access, store
 from .db import close_db, get_db
