@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+from datetime import datetime
 
 from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
                    url_for)
@@ -266,20 +267,86 @@ def export_json(code):
 
 def csv_cell(text):
     # A name like "=HYPERLINK(...)" must stay text when the log is opened in a spreadsheet.
+    text = str(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+# How each game's seat numbers are headed in the export; others read as their key in words.
+CSV_LABELS = {"score": "Score", "upper_hand": "Upper Hand", "vp": "Victory Points",
+              "rounds_won": "rounds won", "preliminary": "preliminary points",
+              "real": "real points", "penalty_chips": "penalty chips",
+              "front_count": "front row", "rear_count": "rear row"}
+RANKED_BY = ("score", "upper_hand", "vp", "real")  # the first of these a game shows decides places
+
+
+def csv_standings(view, ranks=None):
+    """Rows for the standings: seat, its final numbers, place (ties share a place).
+
+    Read from the host's view, so it works for any game: every whole number a seat shows
+    is a column (known ones first, in CSV_LABELS order). `ranks` ({seat id: place}) is the
+    game's own order when it has one."""
+    seats = view.get("seats") or []
+    keys = []
+    for seat in seats:
+        for key, value in seat.items():
+            # what is still "left" to do is no final number
+            if key != "id" and type(value) is int and not key.endswith("_left") and key not in keys:
+                keys.append(key)
+    known = [k for k in CSV_LABELS if k in keys]
+    keys = known + [k for k in keys if k not in known]
+    main = next((k for k in RANKED_BY if k in keys), keys[0] if keys else None)
+    if ranks is None and main:
+        values = sorted((seat.get(main, 0) for seat in seats), reverse=True)
+        ranks = {seat["id"]: values.index(seat.get(main, 0)) + 1 for seat in seats}
+    ranks = ranks or {}
+    order = sorted(seats, key=lambda seat: ranks.get(seat["id"], len(seats) + 1))
+    rows = [["seat"] + [CSV_LABELS.get(k, k.replace("_", " ")) for k in keys] + ["place"]]
+    for seat in order:
+        rows.append([csv_cell(seat.get("name", ""))] + [seat.get(k, "") for k in keys]
+                    + [ranks.get(seat["id"], "")])
+    return rows
+
+
+def game_ranks(module, state):
+    """{seat id: place} from the game's own standings(state), when it gives places."""
+    standings = getattr(module, "standings", None)
+    try:
+        rows = standings(state) if standings else None
+    except (KeyError, TypeError, ValueError):
+        return None
+    if rows and all(isinstance(row, dict) and "seat" in row and "rank" in row for row in rows):
+        return {row["seat"]: row["rank"] for row in rows}
+    return None  # e.g. only who is tied on top: places come from the numbers
+
+
+def local_time(at):
+    """An event's time as the clock on the server's wall reads it (the table's room)."""
+    try:
+        return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return at or ""
 
 
 @bp.get("/t/<code>/log.csv")
 def export_csv(code):
+    """A file people can read: the standings first, then the log in plain words.
+
+    The JSON export is the complete record; this one leaves out internal names."""
     table = table_or_404(code)
     access.require_viewer(table, host=True)
+    folded = store.load(get_db(), table)
+    view = table.module.view_for(folded.state, store.HOST)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["event", "at", "who", "kind", "change", "undone"])
-    for entry in store.load(get_db(), table).log:
-        writer.writerow([entry["id"], entry["at"], csv_cell(entry["who"]), entry["kind"],
-                         csv_cell(entry["text"]), "yes" if entry["undone"] else ""])
+    writer.writerows(csv_standings(view, game_ranks(table.module, folded.state)))
+    writer.writerow([])
+    writer.writerow(["time", "who", "what happened", "undone"])
+    for entry in folded.log:
+        if not entry.get("text"):
+            continue
+        writer.writerow([local_time(entry["at"]), csv_cell(entry["who"]), csv_cell(entry["text"]),
+                         "undone" if entry["undone"] else ""])
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}-log.csv"'
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.csv"'
     return response

@@ -1,4 +1,4 @@
-// Table Companion's own script: action ids, wake lock, refresh on wake, the rules tray.
+// Table Companion's own script: action ids, kept sections, live refresh, keep screen on, the rules tray.
 (function () {
   "use strict";
 
@@ -35,6 +35,9 @@
   // they are typing. Open <details> and edited fields are keyed by their place in the page
   // and put back after the swap, except the form just submitted (and the section holding
   // it): that one is done and starts fresh, unless the server refused it.
+  // They are put back on htmx:afterSwap, in the same task as the swap itself: waiting for
+  // afterSettle (20 ms later, more on a busy phone) showed the new board closed meanwhile,
+  // and a tap or a second swap in that gap found it closed (the flaky browser test).
   function keyOf(el, all) {
     var label = el.tagName === "DETAILS"
       ? (el.id || (el.querySelector("summary") || {}).textContent || "")
@@ -47,7 +50,6 @@
   var kept = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = event.detail.target;
-    kept = null;
     if (!live || live.id !== "live-body") return;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
     var refused = event.detail.xhr && event.detail.xhr.status >= 400;  // kept, to be fixed in place
@@ -69,21 +71,25 @@
       if (f === document.activeElement) kept.focus = k;
     });
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var live = document.getElementById("live-body");
-    if (!kept || !live || event.detail.elt.id !== "live-body") return;
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var live = event.target;
+    if (!kept || !live || live.id !== "live-body" || !live.isConnected) return;
+    var restore = kept;
+    kept = null;
     var details = live.querySelectorAll("details");
-    details.forEach(function (d) { if (kept.open[keyOf(d, details)]) d.open = true; });
+    details.forEach(function (d) { if (restore.open[keyOf(d, details)]) d.open = true; });
     var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
     fields.forEach(function (f) {
       var k = keyOf(f, fields);
-      if (k in kept.values) {
-        if (f.type === "checkbox" || f.type === "radio") f.checked = kept.values[k]; else f.value = kept.values[k];
+      if (k in restore.values) {
+        if (f.type === "checkbox" || f.type === "radio") f.checked = restore.values[k]; else f.value = restore.values[k];
       }
-      if (k === kept.focus) f.focus();
+      if (k === restore.focus) f.focus({ preventScroll: true });
     });
-    kept = null;
   });
+  // A swap that never happened (refused by htmx, detached target) must not leave its
+  // snapshot for the next one.
+  document.addEventListener("htmx:afterRequest", function () { kept = null; });
 
   // Live updates. The sse extension keeps the stream open on <main>, which is never swapped;
   // every "changed N" message is read here, straight from the stream, so none can fall in the
@@ -115,27 +121,84 @@
     if (live && window.htmx) htmx.trigger(live, "refresh");
   }
 
-  // Keep the screen on while a table is open.
-  var wakeLock = null;
-  function keepAwake() {
-    if (!document.getElementById("live-body")) return;
-    if ("wakeLock" in navigator && window.isSecureContext) {
-      navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
-    } else if (!document.getElementById("wake-hint")) {
-      var hint = document.createElement("p");
-      hint.id = "wake-hint";
-      hint.className = "wake-hint";
-      hint.textContent = "Tip: this browser cannot keep the screen on over plain http; a longer screen timeout keeps the table in view.";
-      var page = document.querySelector("main.page");
-      if (page) page.appendChild(hint);
+  // "Keep screen on": the Wake Lock API where the browser offers it (https or localhost),
+  // else a muted, looping inline video, which phones treat as something being watched (the
+  // NoSleep.js technique; the video is served from static/). The switch's state is kept in
+  // localStorage, so a reload or the next table keeps the choice; on by default.
+  var AWAKE_KEY = "tc-keep-screen-on";
+  var wakeLock = null, wakeVideo = null;
+  function awakeWanted() {
+    try { return localStorage.getItem(AWAKE_KEY) !== "off"; } catch (e) { return true; }
+  }
+  function rememberAwake(on) {
+    try { localStorage.setItem(AWAKE_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+  }
+  function awakeStatus(text) {
+    var status = document.getElementById("keep-awake-status");
+    if (status) status.textContent = text;
+  }
+  function videoAwake() {
+    if (!wakeVideo) {
+      wakeVideo = document.createElement("video");
+      wakeVideo.muted = true;
+      wakeVideo.loop = true;
+      wakeVideo.setAttribute("muted", "");
+      wakeVideo.setAttribute("playsinline", "");
+      wakeVideo.setAttribute("aria-hidden", "true");
+      wakeVideo.className = "keep-awake-video";
+      var base = document.body.dataset.static || "/static/";
+      [["keep-awake.mp4", "video/mp4"], ["keep-awake.webm", "video/webm"]].forEach(function (file) {
+        var source = document.createElement("source");
+        source.src = base + file[0];
+        source.type = file[1];
+        wakeVideo.appendChild(source);
+      });
+      document.body.appendChild(wakeVideo);
+    }
+    var playing = wakeVideo.play();
+    if (playing && playing.then) {
+      playing.then(function () { awakeStatus(""); })
+        .catch(function () { awakeStatus("Tap anywhere once to start it."); });
     }
   }
+  function keepAwake() {
+    if (!document.getElementById("keep-awake") || !awakeWanted()) return;
+    if (document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator && window.isSecureContext) {
+      if (wakeLock && !wakeLock.released) return;
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        awakeStatus("");
+      }).catch(videoAwake);
+    } else {
+      videoAwake();
+    }
+  }
+  function letSleep() {
+    if (wakeLock) { wakeLock.release().catch(function () {}); wakeLock = null; }
+    if (wakeVideo) wakeVideo.pause();
+    awakeStatus("");
+  }
+  function setUpAwakeSwitch() {
+    var box = document.getElementById("keep-awake");
+    if (!box) return;
+    box.checked = awakeWanted();
+    box.addEventListener("change", function () {
+      rememberAwake(box.checked);
+      if (box.checked) keepAwake(); else letSleep();
+    });
+    keepAwake();
+  }
+  // A video may need a tap before it plays: the first tap on the page starts it if it is off.
+  document.addEventListener("pointerdown", function () {
+    if (wakeVideo && wakeVideo.paused && awakeWanted() && document.getElementById("keep-awake")) videoAwake();
+  }, true);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { refreshLive(); keepAwake(); }
   });
   window.addEventListener("online", refreshLive);
   window.addEventListener("pageshow", function (event) { if (event.persisted) refreshLive(); });
-  document.addEventListener("DOMContentLoaded", keepAwake);
+  document.addEventListener("DOMContentLoaded", setUpAwakeSwitch);
 
   // Rules links open in the tray over the scoreboard instead of leaving the page.
   document.addEventListener("click", function (event) {

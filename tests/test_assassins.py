@@ -42,8 +42,16 @@ def give(state, seat, delta, reason="Card effect"):
     return act(state, "points", {"seat": str(seat), "delta": str(delta), "reason": reason})
 
 
+def to_six(state):
+    """Resolve up to the last number (banking waits for it)."""
+    if state["resolve_number"] != aoa.deck.CARD_NUMBERS[-1]:
+        state = run(state, "resolve.step", {"number": aoa.deck.CARD_NUMBERS[-1]})
+    return state
+
+
 def bank(state):
-    return act(state, "bank", {"round": str(state["round"])})
+    state = to_six(state)
+    return act(state, "bank", {"to": str(state["round"] + 1)})
 
 
 DECK_LIST = BASE_DECK + [WIZARD, CHEF]
@@ -134,16 +142,16 @@ def test_apply_does_not_mutate_its_input():
 
 
 def test_resolve_steps_through_numbers():
-    state = act(table(), "resolve.step", {"step": "next"})
+    state = act(table(), "resolve.step", {"step": "next", "to": "1"})
     assert state["resolve_number"] == 1
-    state = act(state, "resolve.step", {"number": "6"})
+    state = act(state, "resolve.step", {"number": "6", "at": "1"})
     with pytest.raises(RuleError, match="bank"):
-        act(state, "resolve.step", {"step": "next"})
-    state = act(state, "resolve.step", {"step": "back"})
+        act(state, "resolve.step", {"step": "next", "to": "7"})
+    state = act(state, "resolve.step", {"step": "back", "to": "5"})
     assert state["resolve_number"] == 5
     assert aoa.view_for(state, {"role": "screen", "seat": None})["resolve_number"] == 5
     with pytest.raises(RuleError):
-        act(state, "resolve.step", {"number": "7"})
+        act(state, "resolve.step", {"number": "7", "at": "5"})
     with pytest.raises(RuleError):
         run(state, "resolve.step", {"number": 0})
     e = ev("points", aoa.parse("points", {"seat": "1", "delta": "2"}, state, HOST, None))
@@ -156,14 +164,14 @@ def test_bank_moves_survivors_preliminary_to_real_and_starts_a_new_round():
     state = table()
     state = give(give(give(state, 1, 4), 2, 5), 3, 2)
     state = act(state, "kill", {"seat": "2"})
-    state = act(state, "resolve.step", {"number": "4"})
+    state = act(state, "resolve.step", {"number": "4", "at": "draft"})
     state = bank(state)
     assert state["real"] == {1: 4, 2: 0, 3: 2}
     assert state["round"] == 2 and state["phase"] == "playing"
     assert state["preliminary"] == {1: 0, 2: 0, 3: 0}
     assert state["killed"] == {1: False, 2: False, 3: False}
     assert state["resolve_number"] is None
-    assert state["history"][0]["banked"][1] == {"seat": 2, "points": 0, "killed": True, "real": 0}
+    assert state["history"][0]["banked"][1] == {"seat": 2, "points": 0, "killed": True, "real": 0, "real_gained": 0}
     # Killed in round 1 does not carry into round 2.
     state = give(state, 2, 3)
     assert state["preliminary"][2] == 3
@@ -173,7 +181,9 @@ def test_banking_twice_is_refused():
     state = bank(give(table(), 1, 4))
     with pytest.raises(RuleError, match="already over"):
         run(state, "bank", {"round": 1})
-    with pytest.raises(RuleError, match="which round"):
+    with pytest.raises(RuleError, match="already at number 6 of round 2"):
+        act(to_six(state), "bank", {"to": "2"})
+    with pytest.raises(RuleError, match="already at"):
         act(state, "bank", {})
 
 
@@ -241,6 +251,7 @@ def test_all_equal_the_dog_wins(n):
     before = table(n)
     for seat in range(1, n + 1):
         before = give(before, seat, 15)
+    before = to_six(before)
     assert "dog" in aoa.describe(before, aoa.apply(before, e), e)
 
 
@@ -460,20 +471,29 @@ def pick(state, row, card="", actor=SEAT1, seat=None):
     return act(state, "draft.pick", form, actor=actor)
 
 
+def everyone(state, row, card=""):
+    """Seat 1 picks (on its phone), then the host records the same row for the others: pick k is
+    revealed once all have made it."""
+    state = pick(state, row, card)
+    for seat in state["seats"][1:]:
+        state = pick(state, row, actor=HOST, seat=seat["id"])
+    return state
+
+
 def test_draft_rows_are_enforced():
     state = table()
     for i in range(3):
-        state = pick(state, "rear", f"R{i}")
+        state = everyone(state, "rear", f"R{i}")
     with pytest.raises(RuleError, match="rear row is full"):
         pick(state, "rear")
     for i in range(4):
-        state = pick(state, "front", f"F{i}")
+        state = everyone(state, "front", f"F{i}")
     assert aoa.picks_left(state, 1) == 0
     with pytest.raises(RuleError, match="all 7"):
         pick(state, "front")
     other = table()
     for _ in range(4):
-        other = pick(other, "front")
+        other = everyone(other, "front")
     with pytest.raises(RuleError, match="front row is full"):
         pick(other, "front")
     assert aoa.view_for(other, SEAT1)["seats"][0]["must_go"] == "rear"
@@ -497,21 +517,22 @@ def test_draft_unpick_and_own_seat_only():
 def test_view_never_shows_others_what_is_in_a_row():
     state = table()
     # Names that appear nowhere else in a view (the ghost's rules name real cards).
-    state = pick(state, "rear", "Hidden Rear")
-    state = pick(state, "front", "Shown Front")
+    state = everyone(state, "rear", "Hidden Rear")
+    state = everyone(state, "front", "Shown Front")
     secret = "Hidden Rear"
     for viewer in ({"role": "seat", "seat": 2}, {"role": "screen", "seat": None}, HOST):
         view = aoa.view_for(state, viewer)
         assert secret not in json.dumps(view)
-        assert "Shown Front" not in json.dumps(view)
         mine = view["seats"][0]
         assert mine["front_count"] == 1 and mine["rear_count"] == 1 and mine["picks_left"] == 5
         assert "rear_cards" not in mine
+        # The front row is face up at the table: once revealed, its named cards are public.
+        assert mine["front_public"] == ["Shown Front"]
     own = aoa.view_for(state, SEAT1)["seats"][0]
     assert own["rear_cards"] == [secret] and own["front_cards"] == ["Shown Front"]
     e = ev("draft.pick", {"seat": 1, "row": "rear", "card": "Magician"}, by=SEAT1)
     assert "Magician" not in aoa.describe(state, aoa.apply(state, e), e)
-    assert aoa.public_data("draft.pick", e["data"]) == {"seat": 1, "row": "rear"}
+    assert aoa.public_data("draft.pick", e["data"]) == {"seat": 1}
     # Picks are cleared by the next round.
     state = bank(state)
     assert aoa.view_for(state, SEAT1)["seats"][0]["picks_left"] == 7
@@ -546,7 +567,7 @@ def test_three_player_game_with_the_ghost_to_the_end():
     state = table(3)
     state = act(state, "ghost.deal", {"deck": DECK_LIST, "extras": "Wizard"}, rng=random.Random(3))
     for number in range(1, 7):
-        state = act(state, "resolve.step", {"step": "next"})
+        state = act(state, "resolve.step", {"step": "next", "to": str(number)})
         if number == 2:
             state = give(state, 1, 5)
             state = give(state, 2, 4)

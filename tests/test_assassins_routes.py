@@ -47,6 +47,23 @@ def deck_form(entries, csrf, do="save"):
     return form
 
 
+def step(phone, **form):
+    """Post a resolve step as the board does: naming where it moves to, or where it saw the table."""
+    now = view(phone)["step_at"]
+    if form.get("step") == "next":
+        form.setdefault("to", 1 if now == "draft" else now + 1)
+    elif form.get("step") == "back":
+        form.setdefault("to", "" if now == "draft" else now - 1)
+    else:
+        form.setdefault("at", now)
+    return phone.act("resolve.step", **form)
+
+
+def bank(phone, **form):
+    form.setdefault("to", view(phone)["round"] + 1)
+    return phone.act("bank", **form)
+
+
 def store_deck(app, entries=DECK):
     with app.app_context():
         box.put(get_db(), "assassins", "deck-list", json.dumps(entries))
@@ -70,16 +87,16 @@ def test_board_on_phone_host_and_table_screen(three, client):
 
 def test_resolve_number_shows_on_every_screen(three, client):
     host, ana, bo, cy = three
-    assert ana.act("resolve.step", step="next").status_code == 200
-    assert bo.act("resolve.step", step="next").status_code == 200
+    assert step(ana, step="next").status_code == 200
+    assert step(bo, step="next").status_code == 200
     assert view(host)["resolve_number"] == 2
     pages = [text(client.get(f"/t/{host.code}/screen")), text(cy.page()), text(host.page("/host")),
              text(client.get(f"/t/{host.code}/live?page=screen", headers=HX))]
     for html in pages:
         assert re.search(r'aria-current="step"[^>]*>\s*2\s*<', html), html[:200]
         assert "Resolving" in html
-    assert bo.act("resolve.step", number=5).status_code == 200
-    assert cy.act("resolve.step", step="back").status_code == 200
+    assert step(bo, number=5).status_code == 200
+    assert step(cy, step="back").status_code == 200
     assert view(host)["resolve_number"] == 4
 
 
@@ -88,15 +105,15 @@ def test_resolve_number_shows_on_every_screen(three, client):
 ])
 def test_bad_resolve_steps_are_refused(three, form, message):
     host, ana, bo, cy = three
-    response = ana.act("resolve.step", **form)
+    response = step(ana, **form)
     assert response.status_code == 422 and message in error_of(response)
     assert view(host)["resolve_number"] is None
 
 
 def test_no_next_after_six(three):
     host, ana, bo, cy = three
-    ana.act("resolve.step", number=6)
-    response = ana.act("resolve.step", step="next")
+    step(ana, number=6)
+    response = step(ana, step="next")
     assert response.status_code == 422 and "bank the round" in error_of(response)
     assert 'data-bank' in text(ana.page())
 
@@ -105,7 +122,7 @@ def test_no_next_after_six(three):
 
 def test_points_up_and_down_with_a_reason(three):
     host, ana, bo, cy = three
-    ana.act("resolve.step", number=4)
+    step(ana, number=4)
     assert ana.act("points", seat=bo.seat, delta=3, reason="Cook").status_code == 200
     assert cy.act("points", seat=bo.seat, delta=-1, reason="Correction").status_code == 200
     assert seat_of(host, "Bo")["preliminary"] == 2
@@ -158,7 +175,7 @@ def test_killing_a_killed_seat_changes_nothing(three):
 
 def test_bank_moves_survivors_points_and_banking_twice_is_refused(three):
     host, ana, bo, cy = three
-    ana.act("resolve.step", number=6)
+    step(ana, number=6)
     ana.act("points", seat=ana.seat, delta=5)
     ana.act("points", seat=bo.seat, delta=3)
     ana.act("kill", seat=bo.seat)
@@ -168,15 +185,15 @@ def test_bank_moves_survivors_points_and_banking_twice_is_refused(three):
     assert "Ana banks 5" in confirm and "Bo: killed, banks nothing" in confirm and "Cy banks 0" in confirm
     assert "The ghost's 4 go back to the stock" in confirm
     assert "hx-confirm" not in page    # confirmed in the page: no browser dialog holding it
-    assert ana.act("bank", round=1).status_code == 200
+    assert bank(ana).status_code == 200
     state = view(host)
     assert [(s["name"], s["real"], s["preliminary"], s["killed"]) for s in state["seats"]] == [
         ("Ana", 5, 0, False), ("Bo", 0, 0, False), ("Cy", 0, 0, False)]
     assert state["round"] == 2 and state["resolve_number"] is None
     assert state["ghost"]["real"] == 0 and state["history"][0]["ghost_returned"] == 4
     # A second tap from a screen still showing round 1 is refused.
-    response = bo.act("bank", round=1)
-    assert response.status_code == 422 and "Round 1 is already over" in error_of(response)
+    response = bo.act("bank", to=2)
+    assert response.status_code == 422 and "already at the draft of round 2" in error_of(response)
     assert seat_of(host, "Ana")["real"] == 5
     assert bo.act("bank").status_code == 422
 
@@ -184,8 +201,8 @@ def test_bank_moves_survivors_points_and_banking_twice_is_refused(three):
 def test_the_bank_can_be_undone(three):
     host, ana, bo, cy = three
     ana.act("points", seat=ana.seat, delta=5)
-    ana.act("resolve.step", number=6)
-    ana.act("bank", round=1)
+    step(ana, number=6)
+    bank(ana)
     bank_event = host.state()["log"][-1]["id"]
     assert host.post(f"/undo/{bank_event}", {"page": "host"}).status_code == 200
     state = view(host)
@@ -196,13 +213,13 @@ def play_to(phone, points, killed=()):
     """Give each seat (by phone) its points this round, kill some, and bank."""
     for target, amount in points:
         while amount > 0:
-            step = min(amount, 30)
-            assert phone.act("points", seat=target, delta=step).status_code == 200
-            amount -= step
+            part = min(amount, 30)
+            assert phone.act("points", seat=target, delta=part).status_code == 200
+            amount -= part
     for target in killed:
         phone.act("kill", seat=target)
-    phone.act("resolve.step", number=6)
-    return phone.act("bank", round=view(phone)["round"])
+    step(phone, number=6)
+    return bank(phone)
 
 
 def test_fifteen_ends_the_game_with_a_banner_and_the_tie_break_shown(three, client):
@@ -213,7 +230,7 @@ def test_fifteen_ends_the_game_with_a_banner_and_the_tie_break_shown(three, clie
     for html in (text(client.get(f"/t/{host.code}/screen")), text(bo.page()), text(host.page("/host"))):
         assert "data-result" in html
         assert "Cy wins the tie on 15 real points" in html
-        assert "comes last going clockwise from the first seat wins" in html   # the app's reading
+        assert "the one you reach first going anti-clockwise from Ana, counting Ana last" in html
         assert "act/points" not in html and "act/bank" not in html
     response = ana.act("points", seat=ana.seat, delta=1)
     assert response.status_code == 422 and "over" in error_of(response)
@@ -267,17 +284,22 @@ def test_two_seats_show_a_message_and_refuse_play(host, join):
 
 # ---- the draft helper ------------------------------------------------------------------------
 
+def all_pick(phones, row, card=""):
+    for phone in phones:
+        assert phone.act("draft.pick", seat=phone.seat, row=row, card=card).status_code == 200
+
+
 def test_draft_row_limits_and_picks_left(three):
     host, ana, bo, cy = three
     for _ in range(3):
-        assert ana.act("draft.pick", seat=ana.seat, row="rear").status_code == 200
+        all_pick((ana, bo, cy), "rear")
     html = text(ana.page())
     assert 'data-must-go="front"' in html and "this pick goes to the front row" in html
     assert re.search(r'value="rear"[^>]*disabled', html)
     response = ana.act("draft.pick", seat=ana.seat, row="rear")
     assert response.status_code == 422 and "rear row is full (3 cards)" in error_of(response)
     for _ in range(4):
-        assert ana.act("draft.pick", seat=ana.seat, row="front").status_code == 200
+        all_pick((ana, bo, cy), "front")
     response = ana.act("draft.pick", seat=ana.seat, row="front")
     assert response.status_code == 422 and "all 7 picks" in error_of(response)
     assert "all 7 picked" in text(ana.page())
@@ -287,16 +309,64 @@ def test_draft_row_limits_and_picks_left(three):
     assert ana.act("draft.pick", seat=ana.seat, row="middle").status_code == 422
 
 
+def test_pick_k_stays_hidden_until_every_seat_made_it(three, client):
+    host, ana, bo, cy = three
+    ana.act("draft.pick", seat=ana.seat, row="rear")
+    # Nobody else learns Ana's row yet: not Bo, not the host, not the table screen, not the log.
+    for body in (text(bo.page()), text(host.page("/host")), text(client.get(f"/t/{host.code}/screen"))):
+        assert "rear 1/3" not in body and "rear 0/3" in body
+    assert seat_of(host, "Ana")["rear_count"] == 0 and seat_of(host, "Ana")["picked"]
+    assert not any("rear" in e["text"] for e in host.state()["log"])
+    assert "waiting for Bo and Cy" in text(ana.page()).replace(", ", " and ")
+    # No second pick before the others made the first.
+    response = ana.act("draft.pick", seat=ana.seat, row="front")
+    assert response.status_code == 422 and "waits until Bo and Cy" in error_of(response)
+    bo.act("draft.pick", seat=bo.seat, row="front")
+    assert seat_of(cy, "Ana")["rear_count"] == 0
+    cy.act("draft.pick", seat=cy.seat, row="front")
+    # Now it all appears at once.
+    assert (seat_of(cy, "Ana")["rear_count"], seat_of(ana, "Bo")["front_count"]) == (1, 1)
+    assert host.state()["log"][-1]["text"] == "Pick 1 revealed: Ana rear, Bo front, Cy front"
+    assert "rear 1/3" in text(client.get(f"/t/{host.code}/screen"))
+    # A revealed pick is the table's now: only the host can take it back.
+    response = ana.act("draft.unpick", seat=ana.seat)
+    assert response.status_code == 422 and "already revealed" in error_of(response)
+
+
+def test_starting_to_resolve_early_names_who_and_tells_them(three):
+    host, ana, bo, cy = three
+    for row in ("rear",) * 3 + ("front",) * 3:
+        all_pick((ana, bo, cy), row)
+    ana.act("draft.pick", seat=ana.seat, row="front")
+    html = text(ana.page())
+    assert 'hx-confirm="Bo and Cy have not finished picking: start resolving anyway?"' in html
+    response = step(ana, step="next")          # a form sent without the confirmation
+    assert response.status_code == 422 and "Bo and Cy have not finished picking" in error_of(response)
+    assert view(host)["resolve_number"] is None
+    assert step(ana, step="next", force=1).status_code == 200
+    assert host.state()["log"][-1]["text"] == "Resolving card number 1: Ana started it before Bo and Cy finished picking"
+    assert "Ana started resolving before you finished picking." in text(bo.page())
+    assert "data-forced-notice" not in text(ana.page())
+
+
+def test_once_all_picked_resolving_is_one_tap(three):
+    host, ana, bo, cy = three
+    html = text(ana.page())
+    assert "hx-confirm" not in html.split("data-start-resolve")[0].rsplit("<form", 1)[1]
+    assert step(ana, step="next").status_code == 200
+
+
 def test_front_row_full_forces_rear_and_unpick(three):
     host, ana, bo, cy = three
     for _ in range(4):
-        bo.act("draft.pick", seat=bo.seat, row="front")
+        all_pick((ana, bo, cy), "front")
     response = bo.act("draft.pick", seat=bo.seat, row="front")
     assert response.status_code == 422 and "goes to the rear row" in error_of(response)
-    assert bo.act("draft.unpick", seat=bo.seat).status_code == 200
+    assert bo.act("draft.pick", seat=bo.seat, row="rear").status_code == 200
+    assert bo.act("draft.unpick", seat=bo.seat).status_code == 200     # not revealed yet: his to take back
+    assert seat_of(bo, "Bo")["rear_count"] == 0 and not seat_of(bo, "Bo")["picked"]
+    assert host.act("draft.unpick", seat=bo.seat, page="host").status_code == 200   # the host fixes a revealed one
     assert seat_of(host, "Bo")["front_count"] == 3
-    response = cy.act("draft.unpick", seat=cy.seat)
-    assert response.status_code == 422 and "no pick to take back" in error_of(response)
 
 
 def test_a_phone_records_only_its_own_picks(three, host, join):
@@ -314,7 +384,8 @@ def test_host_records_picks_for_a_seat_without_a_phone(host, join):
     html = text(host.page("/host"))
     assert "Record a pick for Gran" in html and "Record a pick for Ana" not in html
     assert host.act("draft.pick", seat=gran, row="rear", page="host").status_code == 200
-    assert seat_of(host, "Gran")["rear_count"] == 1
+    # Recorded, but like every pick its row shows only once all have made it.
+    assert seat_of(host, "Gran")["picked"] and seat_of(host, "Gran")["rear_count"] == 0
 
 
 SECRET_REAR = "Zanzibar Rearguard"
@@ -333,6 +404,7 @@ def read_sse(phone):
 def test_rear_row_cards_never_reach_another_phone(three, client, app):
     host, ana, bo, cy = three
     assert ana.act("draft.pick", seat=ana.seat, row="rear", card=SECRET_REAR).status_code == 200
+    all_pick((bo, cy), "front")
     assert ana.act("draft.pick", seat=ana.seat, row="front", card=SECRET_FRONT).status_code == 200
     own = text(ana.page())
     assert SECRET_REAR in own and SECRET_FRONT in own     # her own phone shows her picks
@@ -355,8 +427,11 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     }
     for where, body in seen.items():
         assert SECRET_REAR not in body, where
-        assert SECRET_FRONT not in body, where
+        assert SECRET_FRONT not in body, where      # pick 2 is not revealed yet
     assert "rear 1/3" in seen["Bo's page"] and "rear 1/3" in seen["table screen"]
+    all_pick((bo, cy), "front")
+    screen = text(client.get(f"/t/{code}/screen"))
+    assert SECRET_FRONT in screen and SECRET_REAR not in screen   # the front row is face up at the table
     assert seen["Bo's SSE stream"].startswith("retry:") and "event: changed" in seen["Bo's SSE stream"]
 
 
@@ -567,18 +642,18 @@ def test_no_ghost_at_four_seats(host, join, app):
 
 def test_ghost_rules_show_at_their_numbers(three, app):
     host, ana, bo, cy = three
-    ana.act("resolve.step", number=3)
+    step(ana, number=3)
     html = text(bo.page())
     assert 'data-rule="magician"' in html and "<details class=\"aoa-ghost-rules\"" in html
     assert not re.search(r'data-ghost-rules\s+open', html)   # unknown numbers: a closed reminder
     store_deck(app)
     assert "data-ghost-rules" not in text(bo.page())        # Soldier is at 3 in this list
-    ana.act("resolve.step", number=1)
+    step(ana, number=1)
     html = text(bo.page())
     assert 'data-rule="magician"' in html and 'data-rule="grave-digger"' not in html
     assert "Cy, on her right, is killed in her place" in html     # the last seat: she sits after it
     assert re.search(r"She sits between Cy \(on her right\) and Ana", html)
-    ana.act("resolve.step", number=2)
+    step(ana, number=2)
     html = text(bo.page())
     assert 'data-rule="grave-digger"' in html and "never picks being killed" in html
 
@@ -590,3 +665,41 @@ def test_ghost_points_and_kill(three):
     response = ana.act("points", seat="ghost", delta=1)
     assert response.status_code == 422 and "The ghost was killed" in error_of(response)
     assert view(host)["ghost"]["preliminary"] == 0 and view(host)["ghost"]["killed"]
+
+
+def clone(app, phone):
+    """A second client holding the same seat's cookies (a player tapping on two tabs)."""
+    from conftest import Phone
+    twin = Phone(app, phone.code)
+    for cookie in phone.client._cookies.values():
+        twin.client.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+    twin.csrf, twin.seat = phone.csrf, phone.seat
+    return twin
+
+
+@pytest.mark.parametrize("kind", ["next", "bank"])
+def test_eight_simultaneous_step_taps_move_the_table_once(three, app, kind):
+    import threading
+    host, ana, bo, cy = three
+    step(ana, step="next")
+    if kind == "bank":
+        step(ana, number=6)
+    form = {"step": "next", "to": 2} if kind == "next" else {"to": 2}
+    action = "resolve.step" if kind == "next" else "bank"
+    phones = [host, ana, bo, cy] + [clone(app, p) for p in (ana, bo, cy, host)]
+    barrier, statuses = threading.Barrier(len(phones)), []
+
+    def tap(phone):
+        barrier.wait()
+        statuses.append(phone.act(action, **form).status_code)
+
+    threads = [threading.Thread(target=tap, args=(p,)) for p in phones]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(statuses) == [200] + [422] * 7
+    state = view(host)
+    kinds = [e["kind"] for e in host.state()["log"]]
+    if kind == "next":
+        assert state["resolve_number"] == 2 and kinds.count("resolve.step") == 2
+    else:
+        assert state["round"] == 2 and kinds.count("bank") == 1

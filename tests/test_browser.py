@@ -20,7 +20,12 @@ def decode_qr(page):
 
 
 def score_of(page, name):
-    return page.locator(f"li.seat:has(.name:text-is('{name}')) [data-score]")
+    """A seat's number on any page: the phone's own block or line, the host's card, the TV tile."""
+    return page.locator(f"[data-seat]:has(.name:text-is('{name}')) [data-score]")
+
+
+def shows(name, score):
+    return f"[data-seat]:has(.name:text-is('{name}')) [data-score]:text-is('{score}')"
 
 
 def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
@@ -36,22 +41,24 @@ def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
 
-    # Ana taps +1 on Bo: Bo's phone, the host and the table screen all show it, live.
+    # Ana fixes Bo's score (a deliberate step on a phone): Bo's phone, the host and the
+    # table screen all show it, live.
+    ana.click("summary:has-text('Fix a score')")
     ana.click("[aria-label='Bo plus one']")
     for page in (bo, host, screen):
-        page.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('1')")
+        page.wait_for_selector(shows("Bo", 1))
     assert bo.locator(".delta").inner_text() == "+1"
 
     # A reload brings Bo back to the same seat with the same state.
     bo.reload()
     assert bo.url.endswith("/me")
     assert score_of(bo, "Bo").inner_text() == "1"
-    assert bo.locator("li.seat.me .name").inner_text() == "Bo"
+    assert bo.locator("section.me .name").inner_text() == "Bo"
 
     # Undo on the host reverts it on every screen.
     host.click(".log li:has-text('+1 Bo') button:has-text('Undo')")
     for page in (ana, bo, screen):
-        page.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('0')")
+        page.wait_for_selector(shows("Bo", 0))
     assert ana.locator(".log li.undone").count() == 1
 
 
@@ -90,7 +97,7 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
         host.wait_for_selector(f"li.seat [data-score]:text-is('{n}')")
     ana.context.set_offline(False)
     ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    ana.wait_for_selector("li.seat [data-score]:text-is('20')")
+    ana.wait_for_selector(shows("Ana", 20))
     assert ana.locator(".log li .what").first.inner_text() == "+1 Ana, points"
 
 
@@ -100,16 +107,16 @@ def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
     ana, bo = new_phone(), new_phone()
     sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
     sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
-    ana.wait_for_selector("li.seat .name:text-is('Bo')")
-    ana_seat = ana.locator("li.seat:has(.name:text-is('Ana'))")
+    ana.wait_for_selector(".other .name:text-is('Bo')")
+    ana_seat = ana.locator("section.me")
     ana_seat.locator("summary").click()
     ana_seat.locator("input[name=delta]").fill("7")
     bo.click("[aria-label='Bo plus one']")  # someone else's change re-renders Ana's board
-    ana.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('1')")
+    ana.wait_for_selector(shows("Bo", 1))
     assert ana_seat.locator("details").get_attribute("open") is not None
     assert ana_seat.locator("input[name=delta]").input_value() == "7"
     ana_seat.locator("button:has-text('Apply')").click()
-    ana.wait_for_selector("li.seat:has(.name:text-is('Ana')) [data-score]:text-is('7')")
+    ana.wait_for_selector(shows("Ana", 7))
 
 
 def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new_phone):
@@ -132,7 +139,7 @@ def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new
               if (e.detail.requestConfig.verb === 'get') window.refetches++; }); }""")
         ana.wait_for_timeout(9500)  # three turned-away reconnects
         host.click("[aria-label='Ana plus one']")
-        ana.wait_for_selector("li.seat [data-score]:text-is('1')", timeout=10_000)
+        ana.wait_for_selector(shows("Ana", 1), timeout=10_000)
         ana.wait_for_timeout(500)
         # One re-fetch for the change (two if a reconnect lands while it is on its way);
         # a listener per reconnect would make it four.
@@ -153,12 +160,12 @@ def test_an_open_phone_recovers_by_itself_after_the_server_is_killed(tmp_path, n
         ana = new_phone()
         sit_down(ana, f"{server.url}/t/{code}", "Ana")
         ana.click("[aria-label='Ana plus one']")
-        ana.wait_for_selector("li.seat [data-score]:text-is('1')")
+        ana.wait_for_selector(shows("Ana", 1))
         server.stop(kill=True)
         server = Server(tmp_path, port=server.port).start()
         host.reload()  # the host's page taps on the new server; Ana's page is left alone
         host.click("[aria-label='Ana plus one']")
-        ana.wait_for_selector("li.seat [data-score]:text-is('2')", timeout=15_000)
+        ana.wait_for_selector(shows("Ana", 2), timeout=15_000)
         ana.click("[aria-label='Ana plus one']")
         host.wait_for_selector("li.seat [data-score]:text-is('3')")
     finally:

@@ -1,10 +1,13 @@
 """Every route of the table foundation, with its bad inputs and its access rules."""
 
+import csv
+import io
 import json
 import re
 
 import pytest
 
+from companion import tables
 from conftest import HX
 
 
@@ -197,8 +200,37 @@ def test_export_json_and_csv(host, join):
     data = json.loads(host.client.get(f"/t/{host.code}/export.json").get_data(as_text=True))
     assert [e["kind"] for e in data["events"]] == ["seat.join", "score"]
     assert data["seats"][0]["name"] == "=cmd"
+    assert data["log"][-1]["kind"] == "score"  # the JSON keeps everything, internal names too
+    bo = join(host, "Bo")
+    bo.act("score", seat=bo.seat, delta=5)
+    undone = bo.act("score", seat=bo.seat, delta=1)
+    assert undone.status_code == 200
+    last = bo.state()["log"][-1]["id"]
+    assert bo.post(f"/undo/{last}").status_code == 200
     csv_text = host.client.get(f"/t/{host.code}/log.csv").get_data(as_text=True)
     assert "'=cmd" in csv_text  # never a live formula in a spreadsheet
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    # Standings first, most points first, with places; then the log in plain words.
+    assert rows[:3] == [["seat", "Score", "place"], ["Bo", "5", "1"], ["'=cmd", "2", "2"]]
+    assert rows[3] == []
+    assert rows[4] == ["time", "who", "what happened", "undone"]
+    log = rows[5:]
+    assert [row[2] for row in log] == ["'=cmd sat down", "'+2 =cmd, points", "Bo sat down",
+                                       "'+5 Bo, points", "'+1 Bo, points", "undo: +1 Bo, points"]
+    assert [row[3] for row in log] == ["", "", "", "", "undone", ""]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log[0][0])  # local time, no offset
+    assert "seat.join" not in csv_text and not any(cell == "score" for row in log for cell in row)
+
+
+def test_csv_standings_read_any_games_numbers():
+    view = {"seats": [{"id": 1, "name": "Ana", "upper_hand": 12, "challenges": [], "picks_left": 3},
+                      {"id": 2, "name": "Bo", "upper_hand": 20, "mission_leader": True}]}
+    assert tables.csv_standings(view) == [["seat", "Upper Hand", "place"], ["Bo", 20, 1], ["Ana", 12, 2]]
+    # A game's own places win over the numbers (here: a tie broken by seat order).
+    ranked = tables.csv_standings({"seats": [{"id": 1, "name": "Ana", "real": 4}, {"id": 2, "name": "Bo", "real": 4}]},
+                                  {1: 2, 2: 1})
+    assert ranked[1:] == [["Bo", 4, 1], ["Ana", 4, 2]]
+    assert tables.csv_standings({"seats": []}) == [["seat", "place"]]
 
 
 def test_screen_is_read_only_big_type(host, join, client):

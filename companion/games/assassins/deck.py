@@ -7,7 +7,7 @@ copy count of a deck list comes from the table.
 
 import json
 
-from ..base import RuleError, parse_int
+from ..base import RuleError, parse_int, read_json
 
 DECK_SIZE = 28              # regular character cards in the box
 CARD_NUMBERS = tuple(range(1, 7))   # resolve order printed top left
@@ -57,7 +57,7 @@ def deck_list_problems(entries):
     """
     if not isinstance(entries, (list, tuple)) or not entries:
         return ["The deck list is empty."]
-    problems, seen, regular_total = [], {}, 0
+    problems, seen, regular_total, copies_of, duplicates = [], {}, 0, {}, set()
     for row, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
             problems.append(f"Line {row} is not a card.")
@@ -69,8 +69,10 @@ def deck_list_problems(entries):
         elif len(name) > NAME_MAX:
             problems.append(f"Line {row}: a card name can be at most {NAME_MAX} characters.")
         elif name.lower() in seen:
-            problems.append(f"{name} is listed twice.")
-        seen[name.lower()] = name
+            problems.append(f"{name} is listed twice (line {seen[name.lower()][1]} and line {row}): "
+                            "keep one line and put all its copies there.")
+        duplicate = name.lower() in seen
+        seen.setdefault(name.lower(), (name, row))
         # An empty field is a line not finished yet: say what is missing, not "not a number".
         if str(entry.get("number", "")).strip() == "":
             problems.append(f"{label} needs its number ({CARD_NUMBERS[0]}–{CARD_NUMBERS[-1]}).")
@@ -92,8 +94,13 @@ def deck_list_problems(entries):
                 problems.append(f"The box has one {name}.")
             continue
         regular_total += copies
-        if copies < MIN_COPIES.get(name, 1):
-            problems.append(f"The deck has at least {MIN_COPIES[name]} copies of {name}.")
+        copies_of[name] = copies_of.get(name, 0) + copies
+        if duplicate:
+            duplicates.add(name)
+    for name, least in MIN_COPIES.items():
+        # A duplicate line is the problem to name, not the copies on each of its lines.
+        if name.lower() in seen and name not in duplicates and copies_of.get(name, least) < least:
+            problems.append(f"The deck has at least {least} copies of {name}.")
     for name in REGULAR_NAMES:
         if name.lower() not in seen:
             problems.append(f"{name} is missing from the deck list.")
@@ -121,9 +128,14 @@ def export_deck_list(entries):
 
 def import_deck_list(text):
     """A deck list from JSON text (a list, or {"cards": [...]}), checked, or RuleError."""
+    if not isinstance(text, str):
+        raise RuleError("That is not a deck list in JSON.")
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError):
+        data = read_json(text, "That deck list")
+    except RuleError as error:
+        # Past the size or nesting limit, say so; otherwise the plain "not a deck list".
+        if "too big" in str(error) or "nested" in str(error):
+            raise
         raise RuleError("That is not a deck list in JSON.") from None
     if isinstance(data, dict):
         data = data.get("cards")

@@ -4,10 +4,16 @@ The app keeps the score beside the physical cards: players resolve card effects 
 and tap the points in. Deck data and the ghost deal live in deck.py.
 
 Event kinds (data shapes are what `parse` returns):
-  resolve.step  {"number": 1-6}                       the card number being resolved now
+  resolve.step  {"number": 1-6, "forced": [seat ids]}  the card number being resolved now; "forced"
+                (only when starting at 1) lists who still had picks; the form names its step
+                ("to": the number for next/back, "at": where the screen saw the table for a
+                direct number) and carries "force" when its page asked to confirm
   points        {"seat": int | "ghost", "delta": int, "reason": str, "number": int | None}
-  kill          {"seat": int | "ghost"}
-  bank          {"round": int}                         bank the round and end it
+  points.real   {"seat": int | "ghost", "delta": int, "reason": str, "number": int | None}
+                real points from a card effect; a kill leaves them, the ghost's go to the stock
+  kill          {"seat": int | "ghost", "instead_of": "ghost" (optional)}  three Magicians on the
+                ghost kill the seat on her right (the last seat) in her place
+  bank          {"round": int}   bank the round and end it; only at number 6; form "to": round + 1
   draft.pick    {"seat": int, "row": "front" | "rear", "card": str}
   draft.unpick  {"seat": int}                          take back the seat's last pick
   penalty       {"seat": int, "delta": int}            penalty chips in front of a seat
@@ -15,16 +21,20 @@ Event kinds (data shapes are what `parse` returns):
                 parse takes the deck as a list the server read from its stored deck list
                 (routes.py); a posted form's text deck is refused.
   ghost.record  {"round": int, "face_up": [{"name", "number": None}] * 4}   typed after a physical deal
+  ghost.down    {"round": int, "face_down": [{"name", "number": None}] * 3}  typed once the rear rows turn
+  ghost.down.deal {"round": int, "face_down": [{"name", "number"}] * 3}   drawn by the app from the
+                stored deck less every card known this round (routes.py hands in the deck)
+  tiebreak.seat {"seat": int}    the tie-break's reference seat (host only, before the game ends)
 """
 
 import copy
-import json
 
-from ..base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_name
+from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, read_json, seat_name
 from . import deck
-from .rules import (CARD_MAX, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP, PENALTY_CHIPS,
-                    PICKS, REASON_MAX, REASONS, ROWS, WIN_AT)
-from .state import _fresh_ghost, _target_name, has_ghost, picks_left, row_counts, seat_problem
+from .rules import (BANK_AFTER, CARD_MAX, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP,
+                    PENALTY_CHIPS, PICKS, REASON_MAX, REASONS, ROWS, WIN_AT)
+from .state import (_fresh_ghost, _target_name, ghost_cards, has_ghost, names, picks_left, revealed,
+                    row_counts, seat_problem, still_picking)
 
 
 # ---- parse: form -> event data -------------------------------------------------------------
@@ -51,10 +61,7 @@ def _form_list(value):
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, str) and value.strip():
-        try:
-            data = json.loads(value)
-        except ValueError:
-            raise RuleError("That list could not be read.") from None
+        data = read_json(value, "That list")
         if isinstance(data, dict):
             data = data.get("cards")
         if isinstance(data, list):
@@ -66,20 +73,8 @@ def _form_list(value):
 def parse(kind, form, state, actor, rng):
     form = form or {}
     if kind == "resolve.step":
-        step = str(form.get("step", "")).strip().lower()
-        current = state["resolve_number"]
-        if step == "next":
-            number = deck.CARD_NUMBERS[0] if current is None else current + 1
-            if number > deck.CARD_NUMBERS[-1]:
-                raise RuleError(f"All numbers up to {deck.CARD_NUMBERS[-1]} are resolved: bank the round.")
-        elif step == "back":
-            if current is None or current == deck.CARD_NUMBERS[0]:
-                raise RuleError("Resolve is already at the first number.")
-            number = current - 1
-        else:
-            number = parse_int(form.get("number"), "The card number", deck.CARD_NUMBERS[0], deck.CARD_NUMBERS[-1])
-        return {"number": number}
-    if kind == "points":
+        return _parse_step(form, state)
+    if kind in ("points", "points.real"):
         seat = _parse_target(state, form.get("seat"))
         delta = parse_int(form.get("delta"), "The amount", -MAX_STEP, MAX_STEP)
         if delta == 0:
@@ -89,12 +84,19 @@ def parse(kind, form, state, actor, rng):
             raise RuleError(f"Keep the reason under {REASON_MAX} characters.")
         return {"seat": seat, "delta": delta, "reason": reason, "number": state["resolve_number"]}
     if kind == "kill":
-        return {"seat": _parse_target(state, form.get("seat"))}
+        target = _parse_target(state, form.get("seat"))
+        if str(form.get("instead") or "").strip():
+            if target != GHOST:
+                raise RuleError("Only the ghost has someone killed in her place.")
+            return {"seat": state["seats"][-1]["id"], "instead_of": GHOST}
+        return {"seat": target}
     if kind == "bank":
-        # The round comes from the screen, so a second tap on a stale screen is refused.
-        if str(form.get("round", "")).strip() == "":
-            raise RuleError("Say which round to bank.")
-        return {"round": parse_int(form.get("round"), "The round", 1, 10**6)}
+        # Banking moves the table to the next round: the form names it, so a doubled tap is refused.
+        _not_over(state)
+        check_step(form, state["round"] + 1, _where(state))
+        if state["resolve_number"] != BANK_AFTER:
+            raise RuleError(_bank_too_early(state))
+        return {"round": state["round"]}
     if kind == "draft.pick":
         seat = _parse_seat(state, form.get("seat", actor.get("seat") if actor else None))
         row = str(form.get("row", "")).strip().lower()
@@ -126,6 +128,10 @@ def parse(kind, form, state, actor, rng):
         cards = deck.build_deck(entries, extras)
         dealt = deck.deal_ghost(cards, rng)
         return {"round": state["round"], "face_up": dealt["face_up"], "redeals": dealt["redeals"], "extras": extras}
+    if kind in ("ghost.down", "ghost.down.deal"):
+        return _parse_face_down(kind, form, state, rng)
+    if kind == "tiebreak.seat":
+        return {"seat": _parse_seat(state, form.get("seat"))}
     if kind == "ghost.record":
         if not has_ghost(state):
             raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
@@ -140,6 +146,93 @@ def parse(kind, form, state, actor, rng):
             face_up.append({"name": name, "number": None})
         return {"round": state["round"], "face_up": face_up}
     raise RuleError("Unknown action.")
+
+
+def _where(state):
+    """Where the table is now, in words, for a refused stale tap."""
+    if state["phase"] == "ended":
+        return "the end of the game"
+    if state["resolve_number"] is None:
+        return f"the draft of round {state['round']}"
+    return f"number {state['resolve_number']} of round {state['round']}"
+
+
+def _not_over(state):
+    if state["phase"] == "ended":
+        raise RuleError("The game is over.")
+
+
+def _bank_too_early(state):
+    now = state["resolve_number"]
+    where = "the table is still drafting" if now is None else f"the table is at number {now}"
+    return (f"Round {state['round']} can be banked only once number {BANK_AFTER} is resolved; "
+            f"{where}. Nothing changed.")
+
+
+def _parse_step(form, state):
+    _not_over(state)
+    step = str(form.get("step", "")).strip().lower()
+    current = state["resolve_number"]
+    first, last = deck.CARD_NUMBERS[0], deck.CARD_NUMBERS[-1]
+    if step == "next":
+        number = first if current is None else current + 1
+        if number > last:
+            raise RuleError(f"All numbers up to {last} are resolved: bank the round.")
+        check_step(form, number, _where(state))
+    elif step == "back":
+        if current is None or current == first:
+            raise RuleError("Resolve is already at the first number.")
+        number = current - 1
+        check_step(form, number, _where(state))
+    else:
+        # A tap straight on a number: the form says where its screen saw the table, so a tap
+        # from a screen left behind cannot move the table back.
+        check_step({"to": form.get("at")}, "draft" if current is None else current, _where(state))
+        number = parse_int(form.get("number"), "The card number", first, last)
+    data = {"number": number}
+    if current is None:
+        left = still_picking(state)
+        if left:
+            if not str(form.get("force") or "").strip():
+                raise RuleError(f"{names(state, left)} {'has' if len(left) == 1 else 'have'} not "
+                                "finished picking. Nothing changed: confirm to start resolving anyway.")
+            data["forced"] = left
+    return data
+
+
+def _parse_face_down(kind, form, state, rng):
+    if not has_ghost(state):
+        raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
+    if state["resolve_number"] is None:
+        raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
+    count = deck.GHOST_FACE_DOWN
+    if kind == "ghost.down":
+        cards = []
+        for i in range(1, count + 1):
+            name = deck.canonical_name(form.get(f"down{i}"))
+            if not name:
+                raise RuleError(f"Name all {count} of the ghost's face-down cards.")
+            if len(name) > CARD_MAX:
+                raise RuleError(f"A card name can be at most {CARD_MAX} characters.")
+            cards.append({"name": name, "number": None})
+        return {"round": state["round"], "face_down": cards}
+    entries = form.get("deck")
+    if not entries or not isinstance(entries, (list, tuple)):
+        raise RuleError("The app can draw her face-down cards only with a complete deck list; type them instead.")
+    # What is left unseen: the deck (with this round's extras) less every card known by name.
+    rest = deck.build_deck(entries, state["ghost"].get("extras") or [])
+    known = [c["name"] for c in ghost_cards(state)]
+    for picks in state["picks"].values():
+        known += [p["card"] for p in picks if p["card"]]
+    for name in known:
+        for i, card in enumerate(rest):
+            if deck.canonical_name(card["name"]) == deck.canonical_name(name):
+                del rest[i]
+                break
+    if len(rest) < count:
+        raise RuleError("Too few cards are left unseen to draw her face-down cards; type them instead.")
+    drawn = rng.sample(rest, count)
+    return {"round": state["round"], "face_down": [dict(c) for c in drawn]}
 
 
 # ---- apply: the reducer --------------------------------------------------------------------
@@ -174,27 +267,33 @@ def _check_own_seat(event, seat):
 
 def _start_round(state):
     state["resolve_number"] = None
+    state["forced"] = None
     for seat in state["seats"]:
         state["preliminary"][seat["id"]] = 0
         state["killed"][seat["id"]] = False
         state["picks"][seat["id"]] = []
+        state["round_real"][seat["id"]] = 0
     state["ghost"] = _fresh_ghost()
 
 
 def _bank(state, data):
     _check_round(state, data)
+    if state["resolve_number"] != BANK_AFTER:
+        raise RuleError(_bank_too_early(state))
     banked = []
     for seat in state["seats"]:
         sid = seat["id"]
         points = 0 if state["killed"][sid] else state["preliminary"][sid]
         state["real"][sid] += points
-        banked.append({"seat": sid, "points": points, "killed": state["killed"][sid], "real": state["real"][sid]})
+        banked.append({"seat": sid, "points": points, "killed": state["killed"][sid], "real": state["real"][sid],
+                       "real_gained": state["round_real"].get(sid, 0)})
     ghost = state["ghost"]
+    kept = 0 if ghost["killed"] or not has_ghost(state) else ghost["preliminary"]
     state["history"].append({
         "round": state["round"],
         "banked": banked,
         # The ghost's points go back to the stock: she never banks.
-        "ghost_returned": 0 if ghost["killed"] or not has_ghost(state) else ghost["preliminary"],
+        "ghost_returned": kept + (ghost["returned"] if has_ghost(state) else 0),
     })
     if any(state["real"][s["id"]] >= WIN_AT for s in state["seats"]):
         state["phase"] = "ended"
@@ -223,9 +322,33 @@ def _change_points(state, data):
         state["preliminary"][target] = current + delta
 
 
+def _change_real(state, data):
+    """Real points from a card effect: kept whatever happens later; the ghost's go to the stock."""
+    target, delta = data["seat"], data["delta"]
+    _check_target(state, target)
+    if not isinstance(delta, int) or delta == 0:
+        raise RuleError("The amount must be a whole number other than zero.")
+    if target == GHOST:
+        ghost = state["ghost"]
+        if ghost["returned"] + delta < 0:
+            raise RuleError(f"The ghost has sent only {ghost['returned']} real points back to the stock this round.")
+        ghost["returned"] += delta
+        return
+    name = seat_name(state, target)
+    if state["real"][target] + delta < 0:
+        raise RuleError(f"{name} has only {state['real'][target]} real points; they cannot go below 0.")
+    state["real"][target] += delta
+    state["round_real"][target] = state["round_real"].get(target, 0) + delta
+
+
 def _kill(state, data):
     target = data["seat"]
     _check_target(state, target)
+    if data.get("instead_of") == GHOST:
+        if not has_ghost(state):
+            raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
+        if target != state["seats"][-1]["id"]:
+            raise RuleError("The seats have moved: the player on the ghost's right is someone else now.")
     # A second kill of the same seat is no new killing: nothing changes.
     if target == GHOST:
         state["ghost"]["killed"] = True
@@ -244,8 +367,15 @@ def _pick(state, event):
     if row not in ROWS:
         raise RuleError("Choose the front row or the rear row.")
     name = seat_name(state, seat)
+    _no_three_face_up(state)
     if picks_left(state, seat) <= 0:
         raise RuleError(f"{name} has made all {PICKS} picks this round.")
+    shown = revealed(state)
+    if len(state["picks"][seat]) > shown:
+        # Everyone reveals pick k together: nobody moves on to the next one before that.
+        behind = [s["id"] for s in state["seats"] if len(state["picks"][s["id"]]) == shown]
+        raise RuleError(f"{name} has made pick {shown + 1}; the next waits until "
+                        f"{names(state, behind)} {'has' if len(behind) == 1 else 'have'} made it too.")
     counts = row_counts(state, seat)
     if counts[row] >= ROWS[row]:
         other = "front" if row == "rear" else "rear"
@@ -262,7 +392,15 @@ def _unpick(state, event):
     _check_own_seat(event, seat)
     if not state["picks"][seat]:
         raise RuleError(f"{seat_name(state, seat)} has no pick to take back.")
+    by = event.get("by") or {}
+    if len(state["picks"][seat]) <= revealed(state) and by.get("role") != "host":
+        raise RuleError(f"Pick {len(state['picks'][seat])} is already revealed to the table: only the host can take it back.")
     state["picks"][seat].pop()
+
+
+def _no_three_face_up(state):
+    if has_ghost(state) and state["ghost"]["three_magicians"]:
+        raise RuleError("Three Magicians are face up at the ghost: deal her again before going on.")
 
 
 def _penalty(state, data):
@@ -299,8 +437,49 @@ def _ghost_cards(state, data, source):
     three = deck.magician_count(cards) >= deck.MAGICIANS_THAT_MISFIRE
     if three and source == "dealt":
         raise RuleError("A deal with three Magicians face up must be redone.")
+    if state["resolve_number"] is not None:
+        raise RuleError("Resolving has started: the ghost's face-up cards are set for this round.")
     ghost.update({"face_up": cards, "source": source, "three_magicians": three,
-                  "redeals": data.get("redeals", 0) if source == "dealt" else 0})
+                  "redeals": data.get("redeals", 0) if source == "dealt" else 0,
+                  "extras": list(data.get("extras") or [])})
+
+
+def _ghost_face_down(state, data, source):
+    if not has_ghost(state):
+        raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
+    _check_round(state, data)
+    ghost = state["ghost"]
+    if state["resolve_number"] is None:
+        raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
+    if ghost["face_down"] is not None:
+        raise RuleError("The ghost's face-down cards for this round are already recorded: undo that entry to change them.")
+    cards = data.get("face_down")
+    if not isinstance(cards, list) or len(cards) != deck.GHOST_FACE_DOWN:
+        raise RuleError(f"The ghost has exactly {deck.GHOST_FACE_DOWN} face-down cards.")
+    clean = []
+    for card in cards:
+        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
+        if not name:
+            raise RuleError(f"Name all {deck.GHOST_FACE_DOWN} of the ghost's face-down cards.")
+        clean.append({"name": name, "number": card.get("number") if isinstance(card, dict) else None})
+    ghost["face_down"] = clean
+    ghost["face_down_source"] = source
+
+
+def _step_to(state, event):
+    data = event["data"]
+    number = data.get("number")
+    if number not in deck.CARD_NUMBERS:
+        raise RuleError(f"The card number must be between {deck.CARD_NUMBERS[0]} and {deck.CARD_NUMBERS[-1]}.")
+    _no_three_face_up(state)
+    if state["resolve_number"] is None and data.get("forced"):
+        by = event.get("by") or {}
+        who = "the host"
+        if by.get("seat") is not None and any(s["id"] == by["seat"] for s in state["seats"]):
+            who = seat_name(state, by["seat"])
+        forced = [i for i in data["forced"] if any(s["id"] == i for s in state["seats"])]
+        state["forced"] = {"by": who, "seats": forced}
+    state["resolve_number"] = number
 
 
 def apply(state, event):
@@ -312,28 +491,35 @@ def apply(state, event):
         if state["started"]:
             raise RuleError("The game has started: a new player cannot join now.")
         sid = data["seat"]
-        for table in ("real", "preliminary", "penalty_chips"):
+        for table in ("real", "preliminary", "penalty_chips", "round_real"):
             state[table].setdefault(sid, 0)
         state["killed"].setdefault(sid, False)
         state["picks"].setdefault(sid, [])
         return state
     if kind == "seat.remove":
         gone = data["seat"]
-        for table in ("real", "preliminary", "killed", "penalty_chips", "picks"):
+        for table in ("real", "preliminary", "killed", "penalty_chips", "picks", "round_real"):
             state[table].pop(gone, None)
+        if state["tie_seat"] == gone:
+            state["tie_seat"] = None
         return state
     if kind in ROSTER_KINDS:
         return state
     if kind not in GAME_KINDS:
         raise RuleError("Unknown action.")
+    if kind == "tiebreak.seat":
+        if state["phase"] == "ended":
+            raise RuleError("The game is over: the tie-break's reference seat can no longer change.")
+        find_seat(state, data["seat"])
+        state["tie_seat"] = data["seat"]
+        return state
     _require_play(state)
     if kind == "resolve.step":
-        number = data.get("number")
-        if number not in deck.CARD_NUMBERS:
-            raise RuleError(f"The card number must be between {deck.CARD_NUMBERS[0]} and {deck.CARD_NUMBERS[-1]}.")
-        state["resolve_number"] = number
+        _step_to(state, event)
     elif kind == "points":
         _change_points(state, data)
+    elif kind == "points.real":
+        _change_real(state, data)
     elif kind == "kill":
         _kill(state, data)
     elif kind == "bank":
@@ -348,6 +534,10 @@ def apply(state, event):
         _ghost_cards(state, data, "dealt")
     elif kind == "ghost.record":
         _ghost_cards(state, data, "typed")
+    elif kind == "ghost.down":
+        _ghost_face_down(state, data, "typed")
+    elif kind == "ghost.down.deal":
+        _ghost_face_down(state, data, "dealt")
     state["started"] = True
     return state
 

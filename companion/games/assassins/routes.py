@@ -247,3 +247,13 @@ def ghost_deal(code):
         # The deck is read here, on the server; whatever else the form carries is ignored.
         store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras}, viewer, action_id())
     return apply_change(code, write)
+
+
+@bp.post("/t/<code>/assassins/ghost-down-deal")
+def ghost_down_deal(code):
+    def write(db, table, viewer):
+        if table.game != GAME:
+            abort(404, "This table is not playing Age of Assassins.")
+        # As for her face-up cards: the deck is read on the server, never taken from the form.
+        store.act(db, table, "ghost.down.deal", {"deck": stored_deck(db)}, viewer, action_id())
+    return apply_change(code, write)
