@@ -164,3 +164,10 @@ def test_the_link_scan_reads_conditionals_and_views():
     assert entry_ids("c.rule") == ([], ["c.rule"])
     text = 'x {{ m.help("ghost-play", "More") }} y'
     assert first_argument(text, text.index("(") + 1) == '"ghost-play"'
+
+
+def test_the_tie_break_reads_the_same_on_the_end_screen_and_in_the_lookup():
+    from companion.games import assassins
+    from companion.rules import search
+    assert assassins.TIE_BREAK_READING in search.get("assassins", "reading-tie-break")["body"]
+    assert assassins.TIE_BREAK_READING in search.get("assassins", "game-end")["body"]
