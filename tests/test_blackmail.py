@@ -13,6 +13,17 @@ from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALO
 HOST = {"role": "host", "seat": None}
 
 
+
+STEP_KEYS = {"game.start": "start", "round.confirm": "next_round", "round.score": "next_round"}
+
+
+def stepped(kind, form, state):
+    """The form with the step a moving-on button names (base.check_step), as the page posts it."""
+    form = dict(form)
+    if kind in STEP_KEYS and "to" not in form:
+        form["to"] = bm.view_for(state, {"role": "host", "seat": None})["to"][STEP_KEYS[kind]] or ""
+    return form
+
 def phone(seat):
     return {"role": "seat", "seat": seat}
 
@@ -32,7 +43,7 @@ def table(names=("Ana", "Bo", "Cy"), tracking="full"):
 
 def act(state, kind, form=None, actor=HOST, seed=1):
     """Parse a form the way the app does, then apply the event."""
-    data = bm.parse(kind, {k: str(v) for k, v in (form or {}).items()}, state, actor,
+    data = bm.parse(kind, stepped(kind, {k: str(v) for k, v in (form or {}).items()}, state), state, actor,
                     random.Random(seed))
     return bm.apply(state, ev(kind, data, by=actor))
 
@@ -98,13 +109,13 @@ def test_first_player_chosen_by_the_table():
 
 def test_first_player_at_random_is_recorded_and_replayable():
     state = table()
-    data = bm.parse("game.start", {"first_player": "random"}, state, HOST, random.Random(7))
+    data = bm.parse("game.start", stepped("game.start", {"first_player": "random"}, state), state, HOST, random.Random(7))
     assert data["picked_at_random"] is True and data["first_player"] in (1, 2, 3)
     e = ev("game.start", data)
     a, b = bm.apply(state, e), bm.apply(state, e)
     assert a == b and rnd(a)["first_player"] == data["first_player"]
     assert rnd(a)["first_pick"] == "random"
-    picks = {bm.parse("game.start", {}, state, HOST, random.Random(s))["first_player"] for s in range(30)}
+    picks = {bm.parse("game.start", stepped("game.start", {}, state), state, HOST, random.Random(s))["first_player"] for s in range(30)}
     assert picks == {1, 2, 3}
 
 
@@ -121,7 +132,7 @@ def test_several_winners_next_first_player_drawn_among_them_and_logged():
     state = start(tracking="scores")
     seen = set()
     for seed in range(20):
-        data = bm.parse("round.score", {"winners": "1,3"}, state, HOST, random.Random(seed))
+        data = bm.parse("round.score", stepped("round.score", {"winners": "1,3"}, state), state, HOST, random.Random(seed))
         assert data["winners"] == [1, 3] and data["picked_at_random"] is True
         seen.add(data["next_first_player"])
         after = bm.apply(state, ev("round.score", data))
@@ -155,7 +166,7 @@ def test_several_seats_reaching_the_target_at_once_all_win():
     for winners in ("1", "2", "1,2"):
         state = act(state, "round.score", {"winners": winners})
     assert state["vp"] == {1: 2, 2: 2, 3: 0, 4: 0}
-    data = bm.parse("round.score", {"winners": "1,2"}, state, HOST, random.Random(0))
+    data = bm.parse("round.score", stepped("round.score", {"winners": "1,2"}, state), state, HOST, random.Random(0))
     assert data["next_first_player"] is None      # nobody opens a round after the game ends
     state = bm.apply(state, ev("round.score", data))
     assert state["phase"] == "game_over" and state["winners"] == [1, 2]
@@ -301,7 +312,7 @@ def test_a_cyril_loser_shows_a_card_some_unseen_card_beats():
 def test_cyril_loser_must_be_a_duelist():
     state = start()
     with pytest.raises(base.RuleError, match="duelists"):
-        play(state, CYRIL, target=2, eliminated=3)
+        play(state, CYRIL, target=2, eliminated=3, revealed="not_shown")
 
 
 def test_cheryl_protects_until_that_seats_next_turn():
@@ -418,12 +429,12 @@ def test_card_count_is_public_and_counts_played_and_dropped():
 
 def test_more_copies_seen_than_exist_is_refused_and_nothing_applied():
     state = start()
-    state = play(state, MALORY)
+    state = play(state, MALORY, revealed="not_shown")
     before = copy.deepcopy(state)
     with pytest.raises(base.RuleError, match="Only 1 copy of Malory Archer"):
         play(state, PAM, target=3, discarded=MALORY)
     with pytest.raises(base.RuleError, match="Malory Archer"):
-        play(state, MALORY)
+        play(state, MALORY, revealed="not_shown")
     with pytest.raises(base.RuleError, match="Malory Archer"):
         play(state, ARCHER, target=3, named=MALORY, correct="yes")
     assert state == before
@@ -452,7 +463,7 @@ def test_one_seat_left_wins_the_round():
 
 def test_malory_with_two_left_hands_the_round_to_the_other():
     state = start(names=("Ana", "Bo"), first=2)
-    state = play(state, MALORY)
+    state = play(state, MALORY, revealed="not_shown")
     assert rnd(state)["result"] == {"why": "last_seat", "winners": [1]}
 
 
@@ -494,7 +505,7 @@ def test_tie_at_deck_out_every_tied_seat_scores():
         act(state, "hand", {"card": PAM, "seat": 3}, actor=phone(2))
     state = act(state, "hand", {"card": PAM, "seat": 3})
     assert rnd(state)["result"] == {"why": "deck_out", "winners": [1, 3]}
-    data = bm.parse("round.confirm", {}, state, phone(2), random.Random(3))
+    data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, phone(2), random.Random(3))
     assert data["picked_at_random"] is True and data["next_first_player"] in (1, 3)
     state = bm.apply(state, ev("round.confirm", data, by=phone(2)))
     assert state["vp"] == {1: 1, 2: 0, 3: 1}
@@ -560,7 +571,7 @@ def test_confirm_refused_if_the_result_changed():
     state = deck_out_round()
     for seat, card in ((1, PAM), (2, CYRIL), (3, PAM)):
         state = act(state, "hand", {"card": card, "seat": seat})
-    stale = bm.parse("round.confirm", {}, state, HOST, random.Random(0))
+    stale = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(0))
     state = act(state, "hand", {"card": MALORY, "seat": 2})
     with pytest.raises(base.RuleError, match="changed"):
         bm.apply(state, ev("round.confirm", stale))
@@ -568,8 +579,8 @@ def test_confirm_refused_if_the_result_changed():
 
 def test_double_confirm_is_refused():
     state = start(names=("Ana", "Bo"))
-    state = play(state, MALORY)
-    data = bm.parse("round.confirm", {}, state, HOST, random.Random(0))
+    state = play(state, MALORY, revealed="not_shown")
+    data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(0))
     state = bm.apply(state, ev("round.confirm", data))
     with pytest.raises(base.RuleError, match="not ended"):
         bm.apply(state, ev("round.confirm", data))
@@ -663,7 +674,7 @@ def test_view_is_json_safe_and_public_for_every_viewer():
 
 def test_describe_has_a_line_for_each_of_the_games_events():
     state = table()
-    e = ev("game.start", bm.parse("game.start", {"first_player": "2"}, state, HOST, random.Random(0)))
+    e = ev("game.start", bm.parse("game.start", stepped("game.start", {"first_player": "2"}, state), state, HOST, random.Random(0)))
     after = bm.apply(state, e)
     assert bm.describe(state, after, e) == (
         "New game: 3 players, 4 Victory Points to win. Bo goes first (chosen by the table).")
@@ -677,7 +688,7 @@ def test_describe_has_a_line_for_each_of_the_games_events():
     line = bm.describe(state, after, e)
     assert "Ana played Malory Archer (8)" in line and "Bo is the last one left" in line
     state = after
-    data = bm.parse("round.confirm", {}, state, HOST, random.Random(0))
+    data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(0))
     e = ev("round.confirm", data)
     after = bm.apply(state, e)
     assert bm.describe(state, after, e) == (
@@ -707,14 +718,14 @@ def test_start_can_carry_the_tracking_mode():
 
 def test_cyril_loser_can_be_posted_as_target_me_or_equal():
     state = start()
-    after = play(state, CYRIL, target=3, eliminated="target")
+    after = play(state, CYRIL, target=3, eliminated="target", revealed="not_shown")
     assert bm.out_seats(after) == [3]
-    after = play(state, CYRIL, target=3, eliminated="me")
+    after = play(state, CYRIL, target=3, eliminated="me", revealed="not_shown")
     assert bm.out_seats(after) == [1]
     after = play(state, CYRIL, target=3, eliminated="equal")
     assert bm.out_seats(after) == []
     with pytest.raises(base.RuleError, match="dueled"):
-        play(state, CYRIL, eliminated="target")
+        play(state, CYRIL, eliminated="target", revealed="not_shown")
 
 
 def test_undone_events_are_described_from_their_data():

@@ -12,12 +12,12 @@ def my_turn(page):
 
 
 def vp(page, name):
-    return page.locator(f".bm-seats li.seat:has(.name:text-is('{name}')) [data-vp]")
+    return page.locator(f"[data-seat]:has(.name:text-is('{name}')) [data-vp]")
 
 
 def wait_vp(pages, name, value):
     for page in pages:
-        page.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) [data-vp]:text-is('{value}')")
+        page.wait_for_selector(f"[data-seat]:has(.name:text-is('{name}')) [data-vp]:text-is('{value}')")
 
 
 def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_server, new_phone):
@@ -38,14 +38,14 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     host.click(".bm-setup button.big")
     for page in everyone:
         page.wait_for_selector("[data-deck]:text-is('11')")   # 16 - secret - 3 dealt - Ana's draw
-    assert screen.locator(".bm-scores h2").inner_text().endswith("4 to win")
+    assert screen.locator(".tv-band").inner_text().strip().endswith("4 to win")
 
     # Round 1, card by card from the phones. Ana hides behind Cheryl/Carol.
     ana.wait_for_selector(".bm-turn.mine")
     assert bo.locator(".bm-play").count() == 0                 # not Bo's turn: no play form
     play(ana, CHERYL, 1, button="button[value=protect]")
     bo.wait_for_selector(".bm-turn.mine")
-    assert bo.locator("li.seat:has(.name:text-is('Ana')) .badge.shield").count() == 1
+    assert bo.locator("li.other:has(.name:text-is('Ana')) .status:has-text('Protected')").count() == 1
     # Sterling Archer offers only Cy: Ana is protected, Bo cannot pick himself.
     assert bo.locator(f"details[data-card='{ARCHER}'] label.pill").all_text_contents() == ["Cy"]
     play(bo, ARCHER, 2, target="Cy", named=PAM, button="button[value=no]")
@@ -53,11 +53,12 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     cy.wait_for_selector(".bm-turn.mine")
     play(cy, RAY, 3, target="Bo", dropped=MALORY)
     screen.wait_for_selector("[data-secret='taken_by_ray']")
-    assert screen.locator("[data-count='8'] [data-left]").inner_text() == "0"
-    assert screen.locator("li.seat.out").count() == 0
+    host.wait_for_selector("[data-secret='taken_by_ray']")
+    assert host.locator("[data-count='8'] [data-left]").inner_text() == "0"
+    assert screen.locator(".tv-seat.out").count() == 0
     assert screen.locator("[data-deck]").inner_text() == "7"    # 3 turns, Ray's new secret, Ana's draw
     ana.wait_for_selector(".bm-turn.mine")
-    assert ana.locator("li.seat:has(.name:text-is('Ana')) .badge.shield").count() == 0   # her turn came
+    assert "protected" not in ana.locator(".bm-me-status").inner_text()   # her turn came
     play(ana, PAM, 4, target="Cy", dropped=LANA)
     play(my_turn(bo), PAM, 5, target="Bo", dropped=KRUEGER)
     play(my_turn(cy), CHERYL, 6, button="button[value=look]")
@@ -74,12 +75,14 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     for name, card in (("Ana", CYRIL), ("Bo", CYRIL), ("Cy", ARCHER)):
         phones[name].click(f".bm-hands button[value='{card}']")
         for page in everyone:      # every board shows it before the next phone taps
-            page.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) .badge.hand")
+            page.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) .badge.hand, "
+                                   f"li.hand-row:has(b:text-is('{name}')):has-text('shows'), "
+                                   f".tv-seat:has(.name:text-is('{name}')) .status:has-text('Shows')")
     screen.wait_for_selector(".bm-result")
     assert "tie" in screen.locator(".result-text").inner_text()
     # One tap confirms, from any phone (a page's taps are spaced out so that its own refresh
     # after a post never lands on the next one).
-    ana.click(".bm-result button.big")
+    ana.click(".bm-confirm button.big")
     wait_vp(everyone, "Ana", 1)
     wait_vp(everyone, "Bo", 1)
     assert vp(screen, "Cy").inner_text() == "0"
@@ -110,5 +113,5 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     for page in everyone:
         page.wait_for_selector(".bm-winner")
         assert f"{first} wins the game!" in " ".join(page.locator(".bm-winner h2").inner_text().split())
-    assert screen.locator(".rounds-won [data-won]").count() == 3
+    assert screen.locator(".tv-seat").count() == 3
     assert host.locator(".bm-setup button.big").is_enabled()      # a rematch is one tap away

@@ -24,6 +24,17 @@ ANA, BO, CY, DI = 1, 2, 3, 4
 SALT = "0123456789abcdef0123456789abcdef"
 
 
+
+STEP_KEYS = {"game.start": "start", "round.confirm": "next_round", "round.score": "next_round"}
+
+
+def stepped(kind, form, state):
+    """The form with the step a moving-on button names (base.check_step), as the page posts it."""
+    form = dict(form)
+    if kind in STEP_KEYS and "to" not in form:
+        form["to"] = bm.view_for(state, {"role": "host", "seat": None})["to"][STEP_KEYS[kind]] or ""
+    return form
+
 def phone(seat):
     return {"role": "seat", "seat": seat}
 
@@ -59,7 +70,7 @@ def start(secret, hands, draws=(), first=ANA, names=("Ana", "Bo", "Cy"), lana=(0
 
 
 def act(state, kind, form, actor):
-    data = bm.parse(kind, {k: str(v) for k, v in form.items()}, state, actor, random.Random(1))
+    data = bm.parse(kind, stepped(kind, {k: str(v) for k, v in form.items()}, state), state, actor, random.Random(1))
     return bm.apply(state, ev(kind, data, by=actor))
 
 
@@ -135,10 +146,10 @@ def test_seeded_shuffle_is_repeatable_and_uses_only_the_rng_given():
 
 def test_game_start_records_the_shuffle_from_the_rng_the_app_passes():
     state = table()
-    data = bm.parse("game.start", {"first_player": "1", "tracking": "dealt"}, state, HOST,
+    data = bm.parse("game.start", stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state), state, HOST,
                     random.Random(9))
     assert data["deal"] == deal.new_deal(random.Random(9))
-    real = bm.parse("game.start", {"first_player": "1", "tracking": "dealt"}, state, HOST,
+    real = bm.parse("game.start", stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state), state, HOST,
                     secrets.SystemRandom())
     deal.check_deal(real["deal"])
     after = bm.apply(state, ev("game.start", real))
@@ -219,7 +230,7 @@ def test_the_reveal_at_round_end_matches_the_fingerprint_shown_at_the_deal():
     assert reveal["dealt"] == [{"seat": ANA, "card": ARCHER}, {"seat": BO, "card": KRUEGER},
                                {"seat": CY, "card": CYRIL}]
     # Confirming files the reveal in the history and deals round 2 from a new shuffle.
-    data = bm.parse("round.confirm", {}, state, HOST, random.Random(2))
+    data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(2))
     assert "deal" in data
     after = bm.apply(state, ev("round.confirm", data))
     assert after["history"][-1]["reveal"]["text"] == reveal["text"]
@@ -427,12 +438,29 @@ def test_lana_with_two_players_left_mixes_two_hands_and_the_secret():
     consistent(state)
 
 
-def test_lana_reaches_a_protected_player_too():
+def test_lana_leaves_a_protected_player_their_card():
+    # Cheryl/Carol protects from card effects, and Lana's reshuffle is one (issue 16).
     state = start(RAY, (CHERYL, LANA, PAM), draws=(ARCHER, KRUEGER), lana=(1, 0, 2, 3, 4))
+    state = play(state, CHERYL, choice="protect")      # Ana keeps Archer, protected
+    state = play(state, LANA)                          # Bo keeps Krueger
+    pool = [KRUEGER, PAM, RAY]                         # Bo, Cy, the secret: not Ana's
+    mixed = [pool[i] for i in (1, 0, 2)]
+    assert hidden(state)["hands"][ANA] == [ARCHER]
+    assert hidden(state)["hands"][BO] == [mixed[0]] == [PAM]
+    assert hidden(state)["hands"][CY][0] == mixed[1] == KRUEGER   # then Cy drew for the turn
+    assert hidden(state)["secret"] == mixed[2] == RAY
+    assert private(state, phone(ANA)) == [] and private(state, phone(BO)) == [("lana", [PAM])]
+    assert hidden(state)["got"][ANA] == [CHERYL, ARCHER]      # nothing new for Ana
+    consistent(state)
+
+
+def test_lana_with_everyone_else_protected_mixes_her_players_card_and_the_secret():
+    state = start(RAY, (CHERYL, LANA), draws=(ARCHER, KRUEGER), names=("Ana", "Bo"),
+                  lana=(4, 3, 2, 1, 0))
     state = play(state, CHERYL, choice="protect")
-    state = play(state, LANA)          # Bo keeps Krueger; pool Ana Archer, Bo Krueger, Cy Pam, Ray
-    assert hidden(state)["hands"][ANA] == [KRUEGER]
-    assert hidden(state)["hands"][BO] == [ARCHER]
+    state = play(state, LANA)                          # pool: Bo's Krueger, the secret Ray
+    assert hidden(state)["hands"][ANA][0] == ARCHER
+    assert hidden(state)["hands"][BO] == [RAY] and hidden(state)["secret"] == KRUEGER
 
 
 def test_malory_played_puts_you_out_showing_the_card_you_kept():
@@ -523,7 +551,7 @@ def test_deck_out_with_equal_best_cards_every_tied_player_scores():
     assert hidden(state)["secret"] == MALORY
     r = state["round"]
     assert r["result"] == {"why": "deck_out", "winners": [ANA, BO]} and r["hands"] == {ANA: ARCHER, BO: ARCHER}
-    data = bm.parse("round.confirm", {}, state, HOST, random.Random(4))
+    data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(4))
     after = bm.apply(state, ev("round.confirm", data))
     assert after["vp"] == {ANA: 1, BO: 1} and after["round"]["first_player"] in (ANA, BO)
     assert after["history"][0]["why"] == "deck_out"
@@ -711,7 +739,7 @@ def test_a_whole_game_dealt_by_a_seeded_rng_stays_consistent():
     while state["phase"] == "round":
         r = state["round"]
         if r["result"]:
-            data = bm.parse("round.confirm", {}, state, HOST, rng)
+            data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, rng)
             state = bm.apply(state, ev("round.confirm", data))
             rounds += 1
             continue

@@ -52,12 +52,22 @@ def rigged_server(tmp_path, monkeypatch):
 
 
 def play(page, card, turn, hand=".bm-hand.mine", **taps):
-    """A card from this phone's own hand (or, with `hand`, the stand-in's)."""
+    """A card from this phone's own hand (or, with `hand`, the stand-in's), uncovered first."""
+    page.wait_for_selector(hand, state="attached")
+    look(page, ".bm-hand.standin" if "standin" in hand else "")
     play_card(page, card, turn, hand=hand, **taps)
 
 
 def private(page, what):
     return page.locator(f".bm-private li[data-private='{what}']")
+
+
+def look(page, within=""):
+    """Tap the covered hand open (it stays open across live refreshes)."""
+    cover = f"{within} details.bm-cover".strip()
+    page.wait_for_selector(cover)
+    if not page.locator(cover).first.evaluate("d => d.open"):
+        page.click(f"{cover} > summary")
 
 
 VISIBLE_TEXT = """() => {
@@ -74,7 +84,7 @@ def only_on(pages, entitled, what, text, turn):
         page.wait_for_selector(f'.bm-private li[data-private="{what}"]:has-text("{text}")')
     for page in pages:
         if page not in entitled:
-            page.wait_for_selector(f".bm-plays li[data-play='{turn}']")
+            page.wait_for_selector(f".bm-plays li[data-play='{turn}'], .bm-tv-last[data-play='{turn}']")
             assert text not in page.evaluate(VISIBLE_TEXT), (what, text)
 
 
@@ -105,14 +115,19 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     assert bo.locator(".bm-hand .cname").all_text_contents() == ["Cyril Figgis"]
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Dr. Krueger"]
     assert host.locator(".bm-hand").count() == 0 and screen.locator(".bm-hand").count() == 0
+    assert not ana.locator(".bm-hand .cname").first.is_visible()        # covered until tapped
 
+    look(ana)
     # 1. Ana's Sterling Archer on Bo, naming Cheryl: wrong. Only Ana sees Bo's Cyril.
     play(ana, ARCHER, 1, target="Bo", named=CHERYL)
     only_on(everyone, [ana], "look", "Bo's card: Cyril Figgis", 1)
 
-    # 2. Bo's phone is away: the host confirms, sees Bo's hand and plays Cheryl's look for him.
+    # 2. Bo hands his turn to the host, who confirms, sees Bo's hand and plays Cheryl's look.
+    bo.on("dialog", lambda dialog: dialog.accept())
+    bo.click(".bm-handover button")
     host.click(".bm-standin button")
     host.wait_for_selector(".bm-hand.standin")
+    look(host, ".bm-hand.standin")
     assert host.locator(".bm-hand.standin .cname").all_text_contents() == ["Cyril Figgis", "Cheryl/Carol Tunt"]
     assert ana.locator(".bm-hand.standin").count() == 0
     play(host, CHERYL, 2, button="button[value=look]", hand=".bm-hand.standin")
@@ -121,6 +136,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
 
     # 3. Cy's Dr. Krueger naming Cheryl: wrong; only Cy sees the secret.
     cy.wait_for_selector(".bm-hand.mine")
+    look(cy)
     play(cy, KRUEGER, 3, named=CHERYL)
     only_on([ana, cy, screen], [cy], "secret", "Malory Archer", 3)
 
@@ -130,24 +146,28 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
 
     # 5. Bo's Cyril against Cy: Archer against Ray; Bo is out. Both duelists see both cards.
     bo.wait_for_selector(".bm-hand.mine")
+    look(bo)
     play(bo, CYRIL, 5, target="Cy")
     only_on(everyone, [bo, cy], "duel", "Ray Gillette", 5)
-    screen.wait_for_selector("li.seat.out:has(.name:text-is('Bo'))")
+    screen.wait_for_selector(".tv-seat.out:has(.name:text-is('Bo'))")
 
     # 6. Cy's Ray on himself: drops Cheryl, takes the secret (Malory); only Cy knows.
     cy.wait_for_selector(".bm-hand.mine")
+    look(cy)
     play(cy, RAY, 6, target="Cy")
     only_on(everyone, [cy], "took_secret", "took the secret character, Malory Archer", 6)
     screen.wait_for_selector("[data-secret='taken_by_ray']")
 
     # 7. Ana's Lana: each player still in learns only their own new card.
     ana.wait_for_selector(".bm-hand.mine")
+    look(ana)
     play(ana, LANA, 7)
     only_on(everyone, [ana], "lana", "now hold Malory Archer", 7)
     only_on(everyone, [cy], "lana", "now hold Pam Poovey", 7)
 
     # 8. Cy's Sterling Archer names Ana's Malory: Ana is out; Cy wins the round.
     cy.wait_for_selector(".bm-hand.mine")
+    look(cy)
     play(cy, ARCHER, 8, target="Ana", named=MALORY)
     for page in everyone:
         page.wait_for_selector(".bm-result")
@@ -164,11 +184,11 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     ana.go_back()
 
     # One tap confirms the Victory Point; round 2 is dealt from a new shuffle.
-    host.click(".bm-result button.big")
+    host.click(".bm-confirm button.big")
     second = deal.short(deal.fingerprint(rigged(SECOND)))
     for page in everyone:
         page.wait_for_selector(f"[data-fingerprint]:text-is('{second}')")
-        page.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Cy')) [data-vp]:text-is('1')")
+        page.wait_for_selector("[data-seat]:has(.name:text-is('Cy')) [data-vp]:text-is('1')")
     cy.wait_for_selector(".bm-hand.mine")
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Pam Poovey", "Sterling Archer"]
     assert cy.locator(".bm-private").count() == 0          # last round's looks are gone

@@ -11,11 +11,17 @@ import pytest
 from companion import store
 from companion.db import get_db
 from companion.games.blackmail import dealt as deal
+from companion.games.blackmail import presence
 from companion.games.blackmail import (ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY,
                                        BY_NUMBER)
 
 SALT = "00112233445566778899aabbccddeeff"
 
+
+
+def step(phone, which):
+    """The step a moving-on button names (base.check_step), as the page would post it."""
+    return phone.state()["state"]["to"][which] or ""
 
 def rigged(order, lana=(0, 1, 2, 3, 4)):
     """A deal with the order given first; the rest of the deck follows, highest first."""
@@ -34,6 +40,14 @@ def deals(monkeypatch):
 
 
 @pytest.fixture
+def away(monkeypatch):
+    """away[seat] = seconds its phone has had no open page (0, open, unless set)."""
+    seconds = {}
+    monkeypatch.setattr(presence, "away", lambda table_id, seat: seconds.get(seat, 0))
+    return seconds
+
+
+@pytest.fixture
 def table(host, join, deals):
     """Ana, Bo and Cy at a table the app deals; not started. The host has no seat."""
     host.start("blackmail")
@@ -43,7 +57,7 @@ def table(host, join, deals):
 
 def start(host, first, order, lana=(0, 1, 2, 3, 4), deals=None):
     deals.append((order, lana))
-    response = host.act("game.start", tracking="dealt", first_player=first, page="host")
+    response = host.act("game.start", to=step(host, "start"), tracking="dealt", first_player=first, page="host")
     assert response.status_code == 200, text(response)[:500]
 
 
@@ -98,7 +112,7 @@ def test_each_phone_gets_its_own_hand_and_every_screen_the_fingerprint(table):
         assert f"<code data-fingerprint" in page and fingerprint in page
     assert fingerprint in host.state()["log"][-1]["text"]
     ana_html = text(ana.page())
-    assert "Your hand: tap the card to play" in ana_html
+    assert "Your hand: your turn" in ana_html and "Tap to look" in ana_html
     assert ana_html.count('class="card-pick hand-card"') == 2
     assert 'action="/t/%s/act/dealt.play"' % ana.code in ana_html
     bo_html = text(bo.page())
@@ -184,7 +198,7 @@ def test_companion_inputs_and_undo_are_refused_in_a_dealt_game(table):
     host, (ana, bo, cy), deals = table
     start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
     refused(ana.act("play", card=ARCHER, target=bo.seat, named=PAM, correct="no"), "app holds the cards")
-    refused(host.act("round.score", winner=ana.seat, page="host"), "app holds the cards")
+    refused(host.act("round.score", to=step(host, "next_round"), winner=ana.seat, page="host"), "app holds the cards")
     refused(host.act("tracking", tracking="full", page="host"), "chosen when a game starts")
     play(ana, ARCHER, target=bo.seat, named=PAM)
     event = host.state()["log"][-1]["id"]
@@ -200,18 +214,25 @@ def test_companion_inputs_and_undo_are_refused_in_a_dealt_game(table):
 
 # ---------------------------------------------------------------- the host plays for an away phone
 
-def test_the_host_plays_a_turn_for_a_phone_that_is_away(table):
+def test_the_host_plays_a_turn_for_a_phone_that_is_away(table, away):
     host, (ana, bo, cy), deals = table
     start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
+    # Ana's phone is open: no offer, and a posted stand-in is refused.
+    assert "play this turn for them" not in text(host.page("/host"))
+    refused(host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host"), "in the last 30 seconds")
+    away[ana.seat] = 29
+    assert "play this turn for them" not in text(host.page("/host"))
+    away[ana.seat] = 30
     html = text(host.page("/host"))
     assert "Ana’s phone is away: play this turn for them" in html and "hx-confirm" in html
+    assert "You will see that hand" in html
     assert dealt(host)["stand_in_hand"] is None
     assert host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host").status_code == 200
     assert host.state()["log"][-1]["text"] == "The host plays Ana's turn (Ana's phone is away)."
     html = text(host.page("/host"))
-    assert "Ana’s hand: you are playing this turn for them" in html
+    assert "You are playing Ana’s turn (phone away)" in html and "Tap to look" in html
     assert [c["number"] for c in dealt(host)["stand_in_hand"]] == [LANA, ARCHER]
-    assert dealt(bo)["stand_in_hand"] is None and "Host plays this turn" in text(bo.page())
+    assert dealt(bo)["stand_in_hand"] is None and "The host plays this turn" in text(bo.page())
     response = host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM,
                         turn=1, page="host")
     assert response.status_code == 200, text(response)[:500]
@@ -221,6 +242,40 @@ def test_the_host_plays_a_turn_for_a_phone_that_is_away(table):
     assert dealt(cy)["private"] == [] and dealt(bo)["private"] == []
     assert dealt(host)["stand_in_hand"] is None        # the stand-in ends with the turn
     refused(host.act("dealt.stand_in", seat=cy.seat, turn=2, page="host"), "whose turn it is")
+    play(bo, CYRIL, target=ana.seat)                    # the next card: the host's look is gone
+    assert dealt(host)["private"] == [] and "Only on this screen" not in text(host.page("/host"))
+
+
+def test_a_phone_hands_its_turn_over_and_takes_it_back(table, away):
+    host, (ana, bo, cy), deals = table
+    start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
+    assert bo.act("dealt.hand_over", turn=1).status_code == 422        # not Bo's turn
+    assert bo.act("dealt.hand_over", seat=ana.seat, turn=1).status_code in (403, 422)
+    assert ana.act("dealt.hand_over", turn=1).status_code == 200
+    assert "Ana hands this turn to the host." in host.state()["log"][-1]["text"]
+    html = text(host.page("/host"))
+    assert "Ana handed you this turn: play it" in html        # her phone is open, and that is fine
+    assert "Take my turn back" in text(ana.page())
+    assert ana.act("dealt.reclaim", turn=1).status_code == 200
+    assert "play it" not in text(host.page("/host"))
+    refused(host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host"), "in the last 30 seconds")
+    ana.act("dealt.hand_over", turn=1)
+    assert host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host").status_code == 200
+    assert "Ana handed it over" in host.state()["log"][-1]["text"]
+    assert [c["number"] for c in dealt(host)["stand_in_hand"]] == [LANA, ARCHER]
+
+
+def test_a_phone_coming_back_cancels_a_stand_in_not_yet_played(table, away):
+    host, (ana, bo, cy), deals = table
+    start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
+    away[ana.seat] = 45
+    assert host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host").status_code == 200
+    assert dealt(host)["stand_in_hand"] is not None
+    ana.page()                                           # Ana's phone opens the table again
+    assert dealt(host)["stand_in_hand"] is None and dealt(host)["stand_in"] is None
+    assert "Ana takes their turn back" in host.state()["log"][-1]["text"]
+    refused(host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM, turn=1,
+                     page="host"), "Only Ana's phone can play this hand")
 
 
 # ---------------------------------------------------------------- round end, verify page
@@ -239,7 +294,7 @@ def test_round_end_reveals_the_deal_and_the_verify_page_checks_it(table):
     assert "The deal, revealed" in text(cy.page()) and reveal["text"] in text(cy.page())
     assert "Bo wins the round" in host.state()["log"][-1]["text"]
     deals.append(([MALORY, PAM, PAM, CHERYL, ARCHER], (0, 1, 2, 3, 4)))
-    assert host.act("round.confirm", page="host").status_code == 200
+    assert host.act("round.confirm", to=step(host, "next_round"), page="host").status_code == 200
     assert view(host)["round"]["number"] == 2 and hand(bo) == [PAM, ARCHER]
     new_print = deal.short(deal.fingerprint(rigged([MALORY, PAM, PAM, CHERYL, ARCHER])))
     assert dealt(ana)["fingerprint"] == new_print and new_print in host.state()["log"][-1]["text"]
@@ -426,3 +481,44 @@ def test_the_scan_would_catch_a_leak(app, table):
     watch.fetch()
     with pytest.raises(AssertionError, match="Lana"):
         watch.scan({LANA}, "a planted check")
+
+
+def test_after_a_stand_in_the_host_learns_only_what_the_acting_player_would(app, host, join, deals, away):
+    """Issue 16: the host stands in for Ana's Sterling Archer, Ray and Pam on Bo, and Lana. After
+    each, every host response (page, fragment, state.json, export.json, log.csv) names only
+    public cards, Ana's own two and what Ana learnt; after Bo's next card, only public ones."""
+    host.start("blackmail")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    A, B = ana.seat, bo.seat
+    order = [MALORY, ARCHER, CHERYL, ARCHER, KRUEGER, RAY, CYRIL, KRUEGER, PAM, ARCHER, CHERYL, LANA]
+    start(host, A, order, lana=(2, 0, 1, 3, 4), deals=deals)
+    away[A] = 60
+    watch = Watched("host", host.client, host.code, HOST_PAGES)
+    public = set()
+
+    def scan(step, known):
+        watch.fetch()
+        watch.scan(set(BY_NUMBER) - public - set(known), step)
+
+    def stand_in(card, step, says=(), learns=(), shown=(), **form):
+        n = turn_no(host)
+        assert host.act("dealt.stand_in", seat=A, turn=n, page="host").status_code == 200
+        held = set(c["number"] for c in dealt(host)["stand_in_hand"])
+        response = host.act("dealt.play", seat=A, card=card, turn=n, page="host", **form)
+        assert response.status_code == 200, text(response)[:500]
+        public.update({card, *says, *shown})
+        scan(step, held | set(learns))
+
+    def bo_plays(card, step, says=(), shown=(), **form):
+        play(bo, card, **form)
+        public.update({card, *says, *shown})
+        scan(step, ())
+
+    stand_in(ARCHER, "Sterling Archer", says={PAM}, learns={CHERYL}, target=B, named=PAM)
+    bo_plays(CHERYL, "Bo's Cheryl", choice="look")
+    stand_in(RAY, "Ray on Bo", shown={KRUEGER}, target=B)                 # Bo takes Malory
+    bo_plays(KRUEGER, "Bo's Krueger", says={PAM}, named=PAM)
+    stand_in(PAM, "Pam on Bo", shown={MALORY}, target=B)                  # Bo draws an Archer
+    bo_plays(CHERYL, "Bo's second Cheryl", choice="look")
+    stand_in(LANA, "Lana", learns={CYRIL})                                # Ana gets the secret Cyril
+    assert hand(ana)[0] == CYRIL and view(host)["round"]["stage"] == "playing"

@@ -8,6 +8,11 @@ import pytest
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
 
+def step(phone, which):
+    """The step a moving-on button names (base.check_step), as the page would post it."""
+    return phone.state()["state"]["to"][which] or ""
+
+
 @pytest.fixture
 def seated(host, join):
     """A blackmail table with Ana, Bo and Cy seated, not started yet."""
@@ -20,7 +25,7 @@ def seated(host, join):
 def game(seated):
     """Full tracking, Ana first."""
     host, (ana, bo, cy) = seated
-    response = host.act("game.start", tracking="full", first_player=ana.seat, page="host")
+    response = host.act("game.start", to=step(host, "start"), tracking="full", first_player=ana.seat, page="host")
     assert response.status_code == 200, response.get_data(as_text=True)
     return host, ana, bo, cy
 
@@ -80,7 +85,7 @@ def test_setup_shows_the_host_the_start_form_and_players_a_wait(seated):
 
 def test_start_with_full_tracking_and_a_chosen_first_player(seated):
     host, (ana, bo, cy) = seated
-    response = host.act("game.start", tracking="full", first_player=bo.seat, page="host")
+    response = host.act("game.start", to=step(host, "start"), tracking="full", first_player=bo.seat, page="host")
     assert response.status_code == 200
     state = view(host)
     assert state["tracking"] == "full" and state["target"] == 4
@@ -91,7 +96,7 @@ def test_start_with_full_tracking_and_a_chosen_first_player(seated):
 
 def test_start_at_random_picks_a_seated_player(seated):
     host, phones = seated
-    host.act("game.start", tracking="scores", first_player="random", page="host")
+    host.act("game.start", to=step(host, "start"), tracking="scores", first_player="random", page="host")
     state = view(host)
     assert state["tracking"] == "scores" and state["round"]["first_pick"] == "random"
     assert state["round"]["first_player"] in [p.seat for p in phones]
@@ -99,7 +104,7 @@ def test_start_at_random_picks_a_seated_player(seated):
 
 def test_only_the_host_starts_switches_tracking_or_resets(game):
     host, ana, bo, cy = game
-    assert ana.act("game.start", first_player=ana.seat).status_code == 403
+    assert ana.act("game.start", to=step(ana, "start"), first_player=ana.seat).status_code == 403
     assert ana.act("tracking", tracking="scores").status_code == 403
     assert ana.act("game.reset").status_code == 403
     assert view(host)["tracking"] == "full"
@@ -108,10 +113,10 @@ def test_only_the_host_starts_switches_tracking_or_resets(game):
 def test_start_needs_two_players_and_a_real_mode(host, join):
     host.start("blackmail")
     join(host, "Ana")
-    refused(host.act("game.start", first_player="random", page="host"), "2 to 4 players")
+    refused(host.act("game.start", to=step(host, "start"), first_player="random", page="host"), "2 to 4 players")
     join(host, "Bo")
-    refused(host.act("game.start", tracking="sometimes", page="host"), "scores only or full tracking")
-    refused(host.act("game.start", first_player="99", page="host"), "no such seat")
+    refused(host.act("game.start", to=step(host, "start"), tracking="sometimes", page="host"), "scores only or full tracking")
+    refused(host.act("game.start", to=step(host, "start"), first_player="99", page="host"), "no such seat")
     assert view(host)["phase"] == "setup"
 
 
@@ -127,18 +132,18 @@ def test_tracking_switch_and_reset(game):
 
 def test_scores_only_one_tap_per_round_then_a_tie_then_the_win(seated):
     host, (ana, bo, cy) = seated
-    host.act("game.start", tracking="scores", first_player=ana.seat, page="host")
+    host.act("game.start", to=step(host, "start"), tracking="scores", first_player=ana.seat, page="host")
     html = text(bo.page())
     assert f'name="winner" value="{cy.seat}"' in html and "details" in html
     assert 'name="card"' not in html and "Card count" not in html
-    assert bo.act("round.score", winner=cy.seat).status_code == 200
+    assert bo.act("round.score", to=step(bo, "next_round"), winner=cy.seat).status_code == 200
     assert rnd(host)["first_player"] == cy.seat
-    assert ana.act("round.score", **{f"winner_{ana.seat}": "on", f"winner_{bo.seat}": "on"}).status_code == 200
+    assert ana.act("round.score", to=step(ana, "next_round"), **{f"winner_{ana.seat}": "on", f"winner_{bo.seat}": "on"}).status_code == 200
     state = view(host)
     assert {s["name"]: s["vp"] for s in state["seats"]} == {"Ana": 1, "Bo": 1, "Cy": 1}
     assert state["history"][-1]["picked_at_random"] is True
     for _ in range(3):
-        host.act("round.score", winner=cy.seat, page="host")
+        host.act("round.score", to=step(host, "next_round"), winner=cy.seat, page="host")
     state = view(host)
     assert state["phase"] == "game_over" and state["winners"] == [cy.seat]
     html = text(ana.page())
@@ -147,9 +152,9 @@ def test_scores_only_one_tap_per_round_then_a_tie_then_the_win(seated):
 
 def test_scores_only_needs_a_winner_and_refuses_card_plays(seated):
     host, (ana, bo, cy) = seated
-    host.act("game.start", tracking="scores", first_player=ana.seat, page="host")
-    refused(ana.act("round.score"), "Tap who won the round")
-    refused(ana.act("round.score", winner="12345"), "no such seat")
+    host.act("game.start", to=step(host, "start"), tracking="scores", first_player=ana.seat, page="host")
+    refused(ana.act("round.score", to=step(ana, "next_round")), "Tap who won the round")
+    refused(ana.act("round.score", to=step(ana, "next_round"), winner="12345"), "no such seat")
     refused(ana.act("play", card=LANA), "tracking is off")
     assert view(host)["history"] == []
 
@@ -161,12 +166,12 @@ def test_only_the_phone_whose_turn_it_is_gets_the_play_form(game):
     html = text(ana.page())
     assert 'class="bm-turn mine"' in html and "Tap the card you played" in html
     assert html.count('<details class="card-pick"') == 8
-    assert "data-play-for" not in text(bo.page()) and "Waiting for Ana to play" in text(bo.page())
+    assert "data-play-for" not in text(bo.page()) and "Ana’s turn." in text(bo.page())
     host_html = text(host.page("/host"))
     assert "Record the card for Ana" in host_html and "Tap the card Ana played" in host_html
     assert f'<input type="hidden" name="seat" value="{ana.seat}">' in host_html
     screen = text(host.client.get(f"/t/{host.code}/screen"))
-    assert "<form" not in screen.split('id="live-body"')[1] and "Card count" in screen
+    assert "<form" not in screen.split('id="live-body"')[1].split('class="log')[0] and "Ana’s turn" in screen
 
 
 def test_play_form_offers_only_legal_targets(game):
@@ -212,7 +217,8 @@ def test_cyril_loser_buttons_and_malory(game):
     host, ana, bo, cy = game
     ana.act("play", card=CYRIL, target=cy.seat, eliminated="target", revealed=PAM)
     assert [s for s in rnd(host)["still_in"]] == [ana.seat, bo.seat]
-    bo.act("play", card=CYRIL, target=ana.seat, eliminated="me")
+    refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="me"), "Which card did Bo show")
+    bo.act("play", card=CYRIL, target=ana.seat, eliminated="me", revealed="not_shown")
     r = rnd(host)
     assert r["result"] == {"why": "last_seat", "winners": [ana.seat], "label": "last player left in the round",
                            "text": "Ana is the last one left and wins the round."}
@@ -231,7 +237,7 @@ def test_krueger_right_guess_then_confirm_scores(game):
     host, ana, bo, cy = game
     ana.act("play", card=KRUEGER, named=LANA, correct="yes")
     assert rnd(host)["result"]["winners"] == [ana.seat]
-    assert bo.act("round.confirm").status_code == 200
+    assert bo.act("round.confirm", to=step(bo, "next_round")).status_code == 200
     state = view(host)
     assert {s["name"]: s["vp"] for s in state["seats"]}["Ana"] == 1
     assert state["round"]["number"] == 2 and state["round"]["turn"] == ana.seat
@@ -251,7 +257,7 @@ def test_undo_a_play_from_the_log(game):
 def test_undo_a_confirmed_victory_point(game):
     host, ana, bo, cy = game
     ana.act("play", card=KRUEGER, named=LANA, correct="yes")
-    bo.act("round.confirm")
+    bo.act("round.confirm", to=step(bo, "next_round"))
     event = host.state()["log"][-1]["id"]
     assert ana.post(f"/undo/{event}").status_code == 200
     state = view(host)
@@ -274,7 +280,8 @@ def test_targeting_a_protected_seat_is_refused(game):
     ana.act("play", card=CHERYL, choice="protect")
     refused(bo.act("play", card=ARCHER, target=ana.seat, named=PAM, correct="yes"),
             "Ana is protected by Cheryl/Carol until their next turn")
-    refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="target"), "protected")
+    refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="target", revealed="not_shown"),
+            "protected")
     assert len(rnd(host)["plays"]) == 1 and rnd(host)["still_in"] == [ana.seat, bo.seat, cy.seat]
 
 
@@ -330,7 +337,7 @@ def test_tie_at_deck_out_both_score_and_the_next_first_player_is_one_of_them(gam
     html = text(cy.page())
     assert "Ana and Bo tie and each win the round." in html
     assert "Confirm: a Victory Point each for" in html
-    assert cy.act("round.confirm").status_code == 200
+    assert cy.act("round.confirm", to=step(cy, "next_round")).status_code == 200
     state = view(host)
     assert {s["name"]: s["vp"] for s in state["seats"]} == {"Ana": 1, "Bo": 1, "Cy": 0}
     assert state["round"]["first_player"] in (ana.seat, bo.seat)
@@ -341,7 +348,7 @@ def test_tie_at_deck_out_both_score_and_the_next_first_player_is_one_of_them(gam
 def test_other_refusals_show_a_message(game):
     host, ana, bo, cy = game
     refused(ana.act("hand", card=PAM), "only when the deck has run out")
-    refused(ana.act("round.confirm"), "no round result to confirm")
+    refused(ana.act("round.confirm", to=step(ana, "next_round")), "no round result to confirm")
     refused(ana.act("play", card="9"), "between 1 and 8")
     refused(ana.act("play", card=CHERYL, choice="nap"), "protection or a look")
     refused(ana.act("play", card=PAM, target=bo.seat), "Which card did Bo drop?")
@@ -359,9 +366,10 @@ def test_every_screen_shows_victory_points_turn_deck_secret_and_count(game):
     for html in pages:
         assert "4 to win" in html and 'data-vp>0<' in html
         assert 'data-deck>9<' in html and 'data-secret="taken_by_ray"' in html
-        assert re.search(r'data-count="7">.*?data-left>0<', html, re.S)
         assert "Bo’s turn" in html
         assert "Ana played Ray Gillette (6) on Bo: Lana Kane (7) dropped with no effect" in html
+    for html in pages[:2]:      # the TV keeps to the band and the seats
+        assert re.search(r'data-count="7">.*?data-left>0<', html, re.S)
 
 
 def test_live_fragment_for_a_phone_is_the_board(game):
@@ -389,9 +397,28 @@ def test_host_plays_unfolded_for_a_seat_without_a_phone(host, join):
     ana = join(host, "Ana")
     assert host.post("/seats", {"name": "Di", "page": "host"}).status_code == 200
     di = next(s["id"] for s in view(host)["seats"] if s["name"] == "Di")
-    host.act("game.start", tracking="full", first_player=di, page="host")
+    host.act("game.start", to=step(host, "start"), tracking="full", first_player=di, page="host")
     html = text(host.page("/host"))
     assert "Record the card for" not in html and "Tap the card Di played" in html
     assert host.act("play", card=CHERYL, choice="look", seat=di, page="host").status_code == 200
     assert "Record the card for Ana" in text(host.page("/host"))
     assert view(host)["target"] == 6                       # two players: 6 to win
+
+
+def test_a_seat_cannot_undo_new_game_or_reset_and_a_doubled_confirm_moves_once(seated):
+    host, (ana, bo, cy) = seated
+    to = step(host, "start")
+    assert host.act("game.start", to=to, tracking="scores", first_player=ana.seat, page="host").status_code == 200
+    refused(host.act("game.start", to=to, tracking="scores", first_player=ana.seat, page="host"),
+            "already at round 1 of game 1")
+    log = host.state()["log"]
+    start_id = next(e["id"] for e in log if e["kind"] == "game.start")
+    assert ana.post(f"/undo/{start_id}", {"page": "player"}).status_code == 403
+    to = step(ana, "next_round")
+    assert to == "round 2"
+    assert ana.act("round.score", to=to, winner=bo.seat).status_code == 200
+    refused(cy.act("round.score", to=to, winner=bo.seat), "already at round 2")
+    assert next(s["vp"] for s in view(host)["seats"] if s["id"] == bo.seat) == 1
+    assert host.act("game.reset", page="host").status_code == 200
+    reset_id = host.state()["log"][-1]["id"]
+    assert bo.post(f"/undo/{reset_id}", {"page": "player"}).status_code == 403

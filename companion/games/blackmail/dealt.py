@@ -8,7 +8,12 @@ state["round"]["deal"]:
   deck                the draw pile, top card first
   hands               seat -> the cards in that seat's hand (one, two on its turn)
   private             what a card showed to some players only (see view)
-  stand_in            the seat the host is playing for this turn (its phone is away), or None
+  stand_in            the seat the host is playing for this turn, or None
+  stand_in_why        why it may: "away" (no open page for AWAY_SECONDS, checked by routes.py),
+                      "handed_over" (the phone asked) or "no_phone" (a seat the host added)
+  handed_over         the seat whose phone handed this turn to the host, or None
+  got                 seat -> every card that seat was dealt or received this round, in order
+                      (its phone remembers them for the fairness check)
 Nothing here is shown to anyone except through dealt_view.view(), which view.view_for calls.
 
 All the round's randomness is drawn at the deal, so the fingerprint covers all of it: the
@@ -41,10 +46,13 @@ def open_round(state, deal):
     hands = {seat: [order[1 + i]] for i, seat in enumerate(seats)}
     deck = order[1 + len(seats):]
     hands[r["first_player"]].append(deck.pop(0))     # the first player draws at once
+
     r["tracking"] = DEALT
     r["deal"] = {"order": order, "lana": list(deal["lana"]), "salt": deal["salt"],
                  "fingerprint": fingerprint(deal), "secret": order[0], "deck": deck,
-                 "hands": hands, "dealt_to": seats, "private": [], "stand_in": None}
+                 "hands": hands, "dealt_to": seats, "private": [], "stand_in": None,
+                 "stand_in_why": None, "handed_over": None,
+                 "got": {seat: list(cards) for seat, cards in hands.items()}}
 
 # ---------------------------------------------------------------- who plays a hand
 
@@ -91,13 +99,27 @@ def parse(kind, form, state, actor):
     turn = _parse_turn(form)
     if kind == "dealt.stand_in":
         seat = _parse_seat(form.get("seat"), "The seat")
-        return {"seat": seat, "turn": turn}
+        return {"seat": seat, "turn": turn, "why": stand_in_why(state, seat)}
+    if kind in ("dealt.hand_over", "dealt.reclaim"):
+        return {"seat": _acting_seat(form, state, actor), "turn": turn}
     seat = _acting_seat(form, state, actor)
     return {"seat": seat, "turn": turn,
             "card": _parse_character(form.get("card"), "The card played"),
             "target": _opt_seat(form.get("target"), "The target"),
             "named": _opt_character(form.get("named"), "The named character"),
             "choice": None if _blank(form.get("choice")) else str(form.get("choice")).strip().lower()}
+
+
+def stand_in_why(state, seat):
+    """Why the host may play this seat's turn, as far as the state knows: its phone handed the
+    turn over, or the seat has no phone; else "away", which routes.py checks against the live
+    pages before the action reaches parse."""
+    for s in state["seats"]:
+        if s["id"] == seat and not s.get("phone", True):
+            return "no_phone"
+    if state["round"]["deal"].get("handed_over") == seat:
+        return "handed_over"
+    return "away"
 
 
 def _parse_turn(form):
@@ -124,6 +146,10 @@ def apply(state, event):
     """The reducer for the dealt kinds; state is already a copy (blackmail.apply made it)."""
     if event["kind"] == "dealt.stand_in":
         _apply_stand_in(state, event)
+    elif event["kind"] == "dealt.hand_over":
+        _apply_hand_over(state, event)
+    elif event["kind"] == "dealt.reclaim":
+        _apply_reclaim(state, event)
     else:
         _apply_play(state, event)
 
@@ -141,7 +167,41 @@ def _apply_stand_in(state, event):
         raise RuleError("That is your own seat: play from your hand.")
     if r["deal"]["stand_in"] == seat:
         raise RuleError(f"You are already playing {_who(state, seat)}'s turn.")
+    why = data.get("why", "away")     # older logs carry no reason: their phone was away
+    if why == "handed_over" and r["deal"].get("handed_over") != seat:
+        raise RuleError(f"{_who(state, seat)} has not handed this turn to the host.")
     r["deal"]["stand_in"] = seat
+    r["deal"]["stand_in_why"] = why
+
+
+def _apply_hand_over(state, event):
+    """A phone asks the host to play its turn (say a player who wants help or must step out)."""
+    r = _dealt_round(state, "hand over a turn")
+    data, by = event["data"], event.get("by") or {}
+    _check_turn_number(r, data.get("turn"))
+    seat = data.get("seat")
+    if by.get("role") != "seat" or by.get("seat") != seat:
+        raise RuleError("Only the player's own phone can hand their turn to the host.")
+    if seat != r["turn"]:
+        raise RuleError("You can hand over only your own turn, while it is yours.")
+    if r["deal"].get("handed_over") == seat:
+        raise RuleError("You have already handed this turn to the host.")
+    r["deal"]["handed_over"] = seat
+
+
+def _apply_reclaim(state, event):
+    """The phone is back (it tapped "Take my turn back", or it opened the table again): a
+    stand-in not played yet is cancelled, so the host stops seeing that hand."""
+    r = _dealt_round(state, "take a turn back")
+    data = event["data"]
+    d = r["deal"]
+    _check_turn_number(r, data.get("turn"))
+    seat = data.get("seat")
+    if d["stand_in"] != seat and d.get("handed_over") != seat:
+        raise RuleError("The host is not playing this turn: it is still yours.")
+    d["handed_over"] = None
+    if d["stand_in"] == seat:
+        d["stand_in"] = d["stand_in_why"] = None
 
 
 def _apply_play(state, event):
@@ -234,12 +294,15 @@ def _apply_play(state, event):
                 entry["secret_gone"] = True
             tell([target], "took_secret", card=new, dropped=entry["discarded"])
         d["hands"][target] = [new]
+        _got(d, target, new)
     elif card == LANA:
-        live = still_in(state)
+        # Cheryl/Carol's cover holds against Lana too: a protected player keeps their card.
+        live = [s for s in still_in(state) if s not in r["protected"]]
         pool = [d["hands"][s][0] for s in live] + ([d["secret"]] if d["secret"] is not None else [])
         mixed = [pool[i] for i in d["lana"] if i < len(pool)]
         for s, new in zip(live, mixed):
             d["hands"][s] = [new]
+            _got(d, s, new)
             tell([s], "lana", card=new)
         if d["secret"] is not None:
             d["secret"] = mixed[-1]
@@ -262,7 +325,7 @@ def _apply_play(state, event):
     entry["deck"] = len(d["deck"])
     entry["event"] = event.get("id")
     r["plays"].append(entry)
-    d["stand_in"] = None
+    d["stand_in"] = d["stand_in_why"] = d["handed_over"] = None
     _after_play(state, seat, result)
     if r["stage"] == "hands":
         # The deck ran out: everyone still in shows their card, the highest wins (ties all win).
@@ -272,7 +335,13 @@ def _apply_play(state, event):
         r.update(stage="over", result={"why": "deck_out",
                                        "winners": [s for s in live if r["hands"][s] == best]})
     elif r["stage"] == "playing":
-        d["hands"][r["turn"]].append(d["deck"].pop(0))   # the next player draws
+        drawn = d["deck"].pop(0)
+        d["hands"][r["turn"]].append(drawn)   # the next player draws
+        _got(d, r["turn"], drawn)
+
+
+def _got(d, seat, card):
+    d.setdefault("got", {}).setdefault(seat, []).append(card)
 
 
 def _named(data, missing):

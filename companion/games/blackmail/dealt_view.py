@@ -69,8 +69,11 @@ def _note_cards(note):
 
 def view(state, viewer):
     """The dealt part of a viewer's view: the fingerprint for all; a hand and private results
-    only for the seat they belong to (and the host standing in for it this turn); the whole
-    deal once the round is over."""
+    only for the seat they belong to; the whole deal once the round is over.
+
+    A host standing in sees the hand it plays, and afterwards exactly what the acting player
+    learnt on that turn (a look, a duel, their own new card), only until the next card is
+    played: never a card that went to another player (Lana's deal, Pam's or Ray's target)."""
     r = state["round"]
     d = r["deal"]
     seats, is_host = _viewer_seats(state, viewer)
@@ -82,17 +85,23 @@ def view(state, viewer):
         "fingerprint_full": d["fingerprint"],
         "turn_no": len(r["plays"]) + 1,
         "stand_in": stand_in,
+        "stand_in_why": d.get("stand_in_why"),
+        "handed_over": d.get("handed_over"),
         "seat": own,
         "hand": [card_view(c) for c in d["hands"].get(own, [])] if own is not None else None,
+        # This phone's own cards this round, in the order it got them: remembered on the phone.
+        "got": list(d.get("got", {}).get(own, [])) if own is not None else [],
         "stand_in_hand": None,
         "private": [],
         "reveal": reveal(state) if over else None,
     }
     if is_host and stand_in is not None and stand_in != own:
         out["stand_in_hand"] = [card_view(c) for c in d["hands"].get(stand_in, [])]
+    played = len(r["plays"])
     for note in d["private"]:
         mine = own is not None and own in note["to"]
-        as_host = is_host and note["host"] and not mine
+        as_host = (is_host and note["host"] and not mine and note["by"] in note["to"]
+                   and note["turn"] == played and not over)
         if not (mine or as_host):
             continue
         out["private"].append({

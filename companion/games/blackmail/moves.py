@@ -4,7 +4,7 @@ app deals)."""
 
 import copy
 
-from ..base import ROSTER_KINDS, RuleError, find_seat, seat_ids
+from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, seat_ids
 from . import dealt as deal
 from .common import (_blank, _in_game, _live_round, _name, _parse_character, _parse_seat,
                      _would_end_game, _yes)
@@ -73,8 +73,42 @@ def _parse_winners(form, state):
     chosen = set(picked)
     return [s for s in seat_ids(state) if s in chosen]
 
+# ---------------------------------------------------------------- steps (a doubled tap moves once)
+
+def start_step(state):
+    """The step "Start" moves to ("game 2"), or None while a game is under way."""
+    if state["phase"] == "round":
+        return None
+    return f"game {len(state['games']) + (2 if state['phase'] == 'game_over' else 1)}"
+
+
+def next_round_step(state):
+    """The step closing the current round moves to ("round 3"), or None with no round."""
+    r = state.get("round")
+    return f"round {r['number'] + 1}" if r and state["phase"] == "round" else None
+
+
+def where_now(state):
+    """Where the table is, in words, for a refused stale tap."""
+    if state["phase"] == "setup":
+        return "the game's setup"
+    game = len(state["games"]) + 1
+    if state["phase"] == "game_over":
+        return f"the end of game {game}"
+    return f"round {state['round']['number']} of game {game}"
+
+
+def _check_step(form, target, state):
+    # With no step to move to (a game under way, no round), any "to" is stale: refuse it.
+    check_step(form if target else {}, target or "-", where_now(state))
+
+
 def parse(kind, form, state, actor, rng):
     form = form or {}
+    if kind == "game.start":
+        _check_step(form, start_step(state), state)
+    elif kind in ("round.confirm", "round.score"):
+        _check_step(form, next_round_step(state), state)
     if kind == "tracking":
         mode = str(form.get("tracking") or "").strip()
         if mode not in TRACKING_MODES:

@@ -1,19 +1,106 @@
-"""Once You Go Blackmail... routes beyond /act/<kind>: checking the app's shuffle.
+"""Once You Go Blackmail... routes beyond /act/<kind>: checking the app's shuffle, and when
+the host may stand in for a phone.
 
 The verify page shows only what is public: each finished round's revealed deal, the current
 round's fingerprint. Anyone with the table code may open it, like the table screen.
+
+Standing in (issue 16): the host may play a seat's turn only when that phone had no open page
+for AWAY_SECONDS, handed the turn over, or the seat has no phone. The last two are in the
+state; the first is not a rule but a fact of the live pages, so it is checked here, on the
+way into /act/dealt.stand_in, and a phone that opens the table again cancels a stand-in not
+yet played. presence.py says how long a seat has been away.
 """
 
 from flask import Blueprint, abort, render_template, request
 
 from ... import access, games, store
 from ...db import get_db
-from ...tables import MAX_FIELD, table_or_404
+from ...tables import MAX_FIELD, changed, refused, table_or_404
+from ..base import RuleError
 from . import dealt as deal
-from .rules import SLUG, card_label
+from . import presence
+from .rules import AWAY_SECONDS, SLUG, card_label
 from .view import view_for
 
 bp = Blueprint("blackmail", __name__)
+
+
+def _blackmail_table(code):
+    """This request's table if it plays Blackmail, without counting a wrong code (the route's
+    own table_or_404 does that, once)."""
+    if not code or len(code) > 20:
+        return None
+    table = store.find_table(get_db(), code)
+    return table if table is not None and table.game == SLUG else None
+
+
+def _dealt_round(state):
+    r = state.get("round")
+    if r and r.get("tracking") == deal.DEALT and r["stage"] == "playing" and state["phase"] == "round":
+        return r
+    return None
+
+
+@bp.before_app_request
+def _presence_hooks():
+    endpoint = request.endpoint
+    if endpoint not in ("live.events", "tables.player", "tables.act"):
+        return None
+    if endpoint == "tables.act" and (request.view_args or {}).get("kind") != "dealt.stand_in":
+        return None
+    table = _blackmail_table((request.view_args or {}).get("code"))
+    if table is None:
+        return None
+    viewer = access.current_viewer(table)
+    if viewer is None:
+        return None
+    if endpoint == "tables.act":
+        return _check_away(table, viewer)
+    if viewer.get("role") == "seat":
+        _phone_is_back(table, viewer)
+    return None
+
+
+def _check_away(table, viewer):
+    """Refuse a stand-in for a seat whose phone had an open page in the last AWAY_SECONDS."""
+    if viewer["role"] != "host":
+        return None                      # the core answers 403
+    state = store.load(get_db(), table).state
+    r = _dealt_round(state)
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        return None
+    if r is None or seat != r["turn"]:
+        return None                      # the rules refuse it with their own words
+    if deal.stand_in_why(state, seat) != "away" or presence.is_away(table.id, seat):
+        return None
+    name = next(s["name"] for s in state["seats"] if s["id"] == seat)
+    return refused(table, viewer, "host", RuleError(
+        f"{name}'s phone has had the table open in the last {AWAY_SECONDS} seconds, so its hand "
+        f"stays on it. The host can play this turn once it has been away for {AWAY_SECONDS} "
+        f"seconds, or when {name} taps “Hand my turn to the host”."))
+
+
+def _phone_is_back(table, viewer):
+    """A phone that opens the table again cancels a stand-in for it that is not played yet."""
+    state = store.load(get_db(), table).state
+    r = _dealt_round(state)
+    seat = viewer["seat"]
+    if r is None or r["deal"]["stand_in"] != seat or r["deal"].get("stand_in_why") != "away":
+        return
+    try:
+        store.act(get_db(), table, "dealt.reclaim", {"seat": str(seat), "turn": str(len(r["plays"]) + 1)},
+                  viewer)
+    except RuleError:
+        return                           # someone else moved the game on first: nothing to cancel
+    changed(table)
+
+
+@bp.app_context_processor
+def _presence_for_templates():
+    # The host's board asks how long a seat must still be away before it offers to stand in.
+    return {"blackmail_wait": lambda table, seat: presence.wait_left(table.id, seat)}
 
 
 def game_table(code):

@@ -63,7 +63,10 @@ def _parse_play(form, state, actor):
             data["eliminated"] = None
         else:
             data["eliminated"] = _opt_seat(form.get("eliminated"), "The duel's loser")
-        data["revealed"] = _opt_character(form.get("revealed"), "The loser's card")
+        data["revealed"] = None
+        if data["eliminated"] is not None:
+            loser = _name(state, data["eliminated"])
+            data["revealed"] = _shown_card(form, f"Which card did {loser} show on going out?")
         if data["revealed"] is not None and data["eliminated"] is not None:
             # Checked on entry only: a log recorded before this check still folds as it did.
             _check_duel_loser(state, data["revealed"], [CYRIL, data["revealed"]])
@@ -74,8 +77,22 @@ def _parse_play(form, state, actor):
         data["discarded"] = _opt_character(form.get("discarded"), "The dropped card")
     elif card == MALORY:
         data["eliminated"] = seat
-        data["revealed"] = _opt_character(form.get("revealed"), "The card left in hand")
+        data["revealed"] = _shown_card(form, f"Which card did {_name(state, seat)} have left in hand?")
     return data
+
+
+NOT_SHOWN = "not_shown"   # the form's deliberate "Not shown" choice
+
+
+def _shown_card(form, question):
+    """A player going out lays their card face up (rulebook, Elimination), so the form asks for
+    it; leaving it out takes the deliberate "Not shown" choice, never a blank."""
+    value = str(form.get("revealed") or "").strip()
+    if value.lower() == NOT_SHOWN:
+        return None
+    if _blank(value):
+        raise RuleError(f"{question} Tap the card, or “Not shown” if nobody saw it.")
+    return _parse_character(value, "The card shown")
 
 # ---------------------------------------------------------------- apply
 

@@ -4,11 +4,13 @@ what each viewer is shown (the dealt mode's hidden part is filtered in dealt_vie
 import copy
 
 from . import dealt as deal
+from .moves import next_round_step, start_step
 from .common import (_name, deck_count, rounds_won, seen_counts, still_in, valid_targets,
                      whose_turn)
 from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, DECK_SIZE,
                     FIRST_PICKS, KRUEGER, LANA, MAX_SEATS, MIN_SEATS, NUMBERS, OUT_REASONS, PAM,
-                    RAY, READINGS, ROUND_ENDS, RULE_IDS, SECRET_LABELS, SECRET_SHORT, SHORT_NAMES,
+                    RAY, READINGS, ROUND_ENDS, RULE_IDS, SECRET_LABELS, SECRET_LABELS_DEALT,
+                    SECRET_SHORT, SECRET_SHORT_DEALT, SHORT_NAMES, STAND_IN_WHY,
                     SLUG, TITLE, TRACKING_LABELS, VP_TO_WIN, card_label, character_name)
 
 # ---------------------------------------------------------------- text
@@ -94,6 +96,10 @@ def _data_line(state, kind, data):
         return "A card was played."
     if kind == "dealt.stand_in":
         return f"The host played {_name(state, data.get('seat'))}'s turn."
+    if kind == "dealt.hand_over":
+        return f"{_name(state, data.get('seat'))} handed a turn to the host."
+    if kind == "dealt.reclaim":
+        return f"{_name(state, data.get('seat'))} took a turn back."
     if kind == "play":
         entry = {k: data.get(k) for k in ("seat", "card", "target", "named", "choice", "discarded",
                                           "eliminated", "revealed", "correct")}
@@ -126,8 +132,14 @@ def describe(before, after, event):
     if kind == "game.reset":
         return "The game was reset."
     if kind == "dealt.stand_in":
-        return (f"The host plays {_name(after, data['seat'])}'s turn ({_name(after, data['seat'])}'s "
-                "phone is away).")
+        who = _name(after, data["seat"])
+        why = {"handed_over": f"{who} handed it over", "no_phone": f"{who} has no phone"}.get(
+            data.get("why"), f"{who}'s phone is away")
+        return f"The host plays {who}'s turn ({why})."
+    if kind == "dealt.hand_over":
+        return f"{_name(after, data['seat'])} hands this turn to the host."
+    if kind == "dealt.reclaim":
+        return f"{_name(after, data['seat'])} takes their turn back from the host."
     if kind in ("play", "dealt.play"):
         r = after["round"]
         line = play_text(after, r["plays"][-1])
@@ -183,6 +195,8 @@ def _round_view(state, viewer=None):
     if not full:
         return view
     turn = whose_turn(state)
+    dealt = r["tracking"] == deal.DEALT
+    labels, shorts = (SECRET_LABELS_DEALT, SECRET_SHORT_DEALT) if dealt else (SECRET_LABELS, SECRET_SHORT)
     view.update({
         "stage": r["stage"],
         "turn": turn,
@@ -191,8 +205,8 @@ def _round_view(state, viewer=None):
         "protected": list(r["protected"]),
         "secret": {"status": r["secret"]["status"], "seat": r["secret"]["seat"],
                    "reshuffled": r["secret"]["reshuffled"],
-                   "label": SECRET_LABELS[r["secret"]["status"]],
-                   "short": SECRET_SHORT[r["secret"]["status"]]},
+                   "label": labels[r["secret"]["status"]],
+                   "short": shorts[r["secret"]["status"]]},
         "plays": [dict(p, text=play_text(state, p)) for p in r["plays"]],
         "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
         "awaiting_hands": [s for s in still_in(state) if s not in r["hands"]]
@@ -239,6 +253,8 @@ def view_for(state, viewer):
             row["unaccounted"] = c["copies"] - seen[c["number"]]
         characters.append(row)
     is_host = viewer.get("role") == "host"
+    d = r["deal"] if dealt else None
+    playing = turn is not None
     return {
         "slug": SLUG,
         "title": TITLE,
@@ -256,12 +272,22 @@ def view_for(state, viewer):
         "winners": list(state["winners"]),
         "games": copy.deepcopy(state["games"]),
         "readings": list(READINGS),
+        # The step each moving-on button names (base.check_step), so a doubled tap moves once.
+        "to": {"start": start_step(state), "next_round": next_round_step(state)},
+        "stand_in_why": dict(STAND_IN_WHY),
         "can": {
             "play": turn is not None and (deal.may_play(state, viewer, turn) if dealt
                                           else is_host or viewer_seat == turn),
             # The host takes over the turn of a player whose phone is away (confirmed, logged).
-            "stand_in": dealt and turn is not None and is_host and viewer.get("seat") != turn
-            and r["deal"]["stand_in"] != turn,
+            # Offered on the host page only when routes.py's presence check (or "why") allows.
+            "stand_in": dealt and playing and is_host and viewer.get("seat") != turn
+            and d["stand_in"] != turn,
+            "stand_in_why": deal.stand_in_why(state, turn) if dealt and playing else None,
+            # A phone hands its turn to the host, and takes it back while not yet played.
+            "hand_over": dealt and playing and viewer_seat == turn and d.get("handed_over") != turn
+            and d["stand_in"] != turn,
+            "reclaim": dealt and playing and viewer_seat == turn
+            and turn in (d.get("handed_over"), d["stand_in"]),
             "enter_hand": bool(r) and r["tracking"] == "full" and r["stage"] in ("hands", "over")
             and (not r["result"] or r["result"]["why"] == "deck_out")
             and (is_host or viewer_seat in still_in(state)),
