@@ -258,3 +258,12 @@ def test_live_fragment_and_no_external_requests(host, join):
     for page in ("/me",):
         html = ana.page(page).get_data(as_text=True)
         assert not re.search(r'(src|href)="https?://', html)
+
+
+@pytest.mark.parametrize("game", ["generic", "danger-zone", "blackmail", "assassins"])
+def test_the_rules_link_on_every_table_page_opens_a_page(host, join, client, game):
+    host.start(game)
+    ana = join(host, "Ana")
+    for phone, path in ((host, "/host"), (ana, "/me")):
+        link = re.search(r'class="help-link" href="([^"]+)"', phone.page(path).get_data(as_text=True)).group(1)
+        assert client.get(link).status_code == 200, link
