@@ -39,7 +39,11 @@ def step(state, kind, data, by=None):
 def act(state, kind, form=None, by=None, rng=None):
     """parse then apply, with the data round-tripped through JSON as the store keeps it."""
     by = by or HOST
-    data = dz.parse(kind, form or {}, state, by, rng or random.Random(1))
+    form = dict(form or {})
+    if kind == "round.next":
+        form.setdefault("to", dz.next_step(state))  # the step the button names
+        form.setdefault("force", "1")  # as if confirmed; the forcing tests post it explicitly
+    data = dz.parse(kind, form, state, by, rng or random.Random(1))
     return step(state, kind, json.loads(json.dumps(data)), by)
 
 
@@ -59,7 +63,12 @@ def ready(count=3, locations=None, initiative=1):
         state = act(state, "locations.draw")
     else:
         state = step(state, "locations.draw", {"locations": locations, "draw": 1})
-    return act(state, "initiative.record", {"seat": str(initiative)})
+    state = act(state, "initiative.record", {"seat": str(initiative)})
+    return confirm_order(state)
+
+
+def confirm_order(state):
+    return act(state, "order.confirm", {"order": ",".join(str(s) for s in base.seat_ids(state))})
 
 
 def started(count=3, locations=NO_TOKENS, initiative=1):
@@ -113,7 +122,7 @@ def test_redraw_before_the_first_round_only_and_logged():
     second = dz.apply(first, second_event)
     assert second["location_draws"] == 2
     assert "re-drawn (draw 2)" in dz.describe(first, second, second_event)
-    second = act(second, "initiative.record", {"seat": "1"})
+    second = confirm_order(act(second, "initiative.record", {"seat": "1"}))
     playing = act(second, "round.next")
     with pytest.raises(RuleError, match="before the first round"):
         act(playing, "locations.draw")
@@ -311,13 +320,16 @@ def test_round_cycle_and_race_chart():
 
 def test_stale_next_phase_cannot_skip_a_phase():
     state = started(3)
-    data = dz.parse("round.next", {}, state, HOST, random.Random(1))
+    form = {"to": "round 1, Mission", "force": "1"}
+    data = dz.parse("round.next", form, state, HOST, random.Random(1))
     state = step(state, "round.next", data)
     with pytest.raises(RuleError, match="already moved on"):
         step(state, "round.next", data)  # a second phone's tap on the same phase
-    with pytest.raises(RuleError, match="already moved on"):
-        act(state, "round.next", {"round": "1", "phase": "Movement"})
-    state = act(state, "round.next", {"round": "1", "phase": "Mission"})
+    with pytest.raises(RuleError, match="already at round 1, Mission"):
+        dz.parse("round.next", form, state, HOST, random.Random(1))  # the same stale button
+    with pytest.raises(RuleError, match="already at"):
+        dz.parse("round.next", {"force": "1"}, state, HOST, random.Random(1))  # names no step
+    state = act(state, "round.next", {"to": "round 1, Clean-up"})
     assert state["phase"] == "Clean-up"
 
 
@@ -482,7 +494,8 @@ def test_challenge_only_in_the_mission():
     state = to_mission(state)
     state = act(state, "challenge.complete", form)
     assert state["upper_hand"][1] == 7
-    assert state["challenges"][1] == [{"type": "Booze", "difficulty": 8, "reward": 2, "round": 1}]
+    assert state["challenges"][1] == [{"type": "Booze", "difficulty": 8, "reward": 2,
+                                       "color": "", "round": 1}]
     state = act(state, "round.next")
     with pytest.raises(RuleError, match="Clean-up phase now"):
         act(state, "challenge.complete", form)
@@ -508,9 +521,11 @@ def test_challenge_bad_input(field, value, message):
 
 def test_completed_types_and_mission_limit():
     state = to_mission(started(3))
-    for seat, kind in ((1, "Booze"), (1, "Personal"), (2, "Smarts")):
+    for seat, kind in ((1, "Booze"), (2, "Smarts")):
         state = act(state, "challenge.complete",
                     {"seat": str(seat), "type": kind, "difficulty": "6", "reward": "1"})
+    state = act(state, "challenge.correct",  # a card let Ana take a second one
+                {"seat": "1", "type": "Personal", "difficulty": "6", "reward": "1"})
     assert dz.completed_types(state["challenges"][1]) == {"Booze": 1}
     assert dz.view_for(state, HOST)["seats"][0]["completed_types"] == {"Booze": 1}
     assert dz.mission_over(state)
@@ -582,10 +597,11 @@ def test_odds_bad_input_and_table():
 def test_skill_dice_known_and_typed():
     archer = dz.skill_dice("Archer")
     assert {s: v["dice"] for s, v in archer.items()} == {"Booze": 3, "Guns": 2, "Sex": 2, "Smarts": 1}
-    cheryl = dz.skill_dice("Cheryl", {"Booze": 2, "Sex": 1})
+    cheryl = dz.skill_dice("Cheryl", {"Booze": 3, "Sex": 1, "Guns": 2})
     assert cheryl["Sex"] == {"dice": 3, "source": "rulebook"}  # the rulebook wins
-    assert cheryl["Booze"] == {"dice": 2, "source": "box"}
-    assert cheryl["Guns"] == {"dice": None, "source": None}
+    assert cheryl["Booze"] == {"dice": 2, "source": "rulebook"}
+    assert cheryl["Guns"] == {"dice": 2, "source": "box"}
+    assert cheryl["Smarts"] == {"dice": None, "source": None}
     with pytest.raises(RuleError, match="1 to 3 dice"):
         dz.skill_dice("Lana", {"Guns": 4})
     with pytest.raises(RuleError, match="eight characters"):
@@ -833,7 +849,12 @@ def test_leader_preview_explains_who_would_lead():
     preview = dz.leader_preview(state)
     assert preview["seat"] == 2 and "the Control Room is not in play" in preview["text"]
     with_room = started(3, [dz.CONTROL_ROOM, "Bullpen", "Breakroom"])
-    assert "nobody holds the Mission Leader Token yet" in dz.leader_preview(with_room)["text"]
+    # Round 1: the Control Room may still be entered, so no least-Upper-Hand guess.
+    hint = dz.leader_preview(with_room)
+    assert hint["seat"] is None and "least" not in hint["text"] + hint["short"]
+    assert "enters the Control Room first" in hint["text"]
+    empty = enter(enter(enter(with_room, 1, "Bullpen"), 2, "Bullpen"), 3, "Breakroom")
+    assert "nobody entered the Control Room" in dz.leader_preview(empty)["text"]
     with_room = enter(with_room, 1, dz.CONTROL_ROOM)
     assert dz.leader_preview(with_room) == {
         "seat": 1, "tied": [], "short": "first into the Control Room",
@@ -871,3 +892,219 @@ def test_with_box_folds_in_tile_text_and_typed_dice():
     assert boxed["you"]["skill_dice"]["Booze"] == {"dice": 2, "source": "box"}
     assert view["you"]["odds"][0]["options"][0]["source"] is None  # the input is untouched
     assert view == before
+
+
+# --- issue 14: reveal order, one Challenge each, tokens by hand, seating, forcing ----------
+
+FOUR = [dz.MALORYS_OFFICE, dz.RECEPTION, dz.CONTROL_ROOM]
+
+
+def test_first_at_a_location_follows_the_reveal_order_not_the_taps():
+    # Ana holds the Initiative; Cy (third) taps Malory's Office early, then Ana reveals it.
+    state = started(4, FOUR, initiative=1)
+    state = enter(state, 3, dz.MALORYS_OFFICE)
+    assert dz.first_at(state, dz.MALORYS_OFFICE) == 3
+    late = ev("movement.enter", {"seat": 1, "location": dz.MALORYS_OFFICE})
+    line = dz.describe(state, dz.apply(state, late), late)
+    assert "Ana entered Malory's Office first" in line and "before Cy" in line
+    state = dz.apply(state, late)
+    assert dz.first_at(state, dz.MALORYS_OFFICE) == 1
+    by_seat = {e["seat"]: e for e in state["entries"]}
+    assert by_seat[1]["first"] and by_seat[1]["foes_here"] == 0
+    assert not by_seat[3]["first"] and by_seat[3]["foes_here"] == 1  # Cy rolls 1 die
+    assert dz.event_previews(state)["drawer"] == 1
+
+
+def test_late_recording_in_reveal_order_with_all_four_seats():
+    # Initiative with Bo: the reveal order is Bo, Cy, Di, Ana. Taps arrive Ana, Di, Cy, Bo.
+    state = started(4, FOUR, initiative=2)
+    assert dz.reveal_order(state) == [2, 3, 4, 1]
+    for seat in (1, 4, 3, 2):
+        state = enter(state, seat, dz.RECEPTION)
+    assert [e["seat"] for e in state["entries"]] == [2, 3, 4, 1]
+    assert [e["foes_here"] for e in state["entries"]] == [0, 1, 2, 3]
+    assert state["initiative"] == 2 and state["initiative_why"] == {"rule": "reception"}
+    view = dz.view_for(state, HOST)
+    reception = next(loc for loc in view["locations"] if loc["name"] == dz.RECEPTION)
+    assert reception["here"] == [2, 3, 4, 1] and reception["first"] == 2
+
+
+def test_tokens_are_recomputed_when_an_earlier_seat_reveals_late():
+    state = started(4, FOUR, initiative=1)
+    state = enter(state, 3, dz.CONTROL_ROOM)
+    state = enter(state, 4, dz.RECEPTION)
+    assert state["mission_leader"] == 3 and state["initiative"] == 4
+    state = enter(state, 2, dz.CONTROL_ROOM)  # Bo reveals before Cy
+    state = enter(state, 1, dz.RECEPTION)  # Ana (the holder) reveals before Di
+    assert state["mission_leader"] == 2 and state["initiative"] == 1
+    assert state["initiative_why"] == {"rule": "reception"}
+    assert dz.reveal_order(state) == [1, 2, 3, 4]  # this round's order stays
+    state = to_mission(state)
+    assert dz.roll_order(state) == [2, 3, 4, 1]
+
+
+def test_undoing_a_late_reveal_gives_first_back():
+    state = started(3, FOUR, initiative=1)
+    state = enter(state, 3, dz.RECEPTION)
+    before = state
+    state = enter(state, 2, dz.RECEPTION)
+    assert state["initiative"] == 2
+    # An undo re-folds the log without that event: the state before it is the answer.
+    assert before["initiative"] == 3 and dz.first_at(before, dz.RECEPTION) == 3
+
+
+def test_cheryls_dice_come_from_the_rulebook():
+    cheryl = dz.skill_dice("Cheryl")
+    assert cheryl["Booze"] == {"dice": 2, "source": "rulebook"}
+    assert cheryl["Sex"] == {"dice": 3, "source": "rulebook"}
+    assert dz.specialty(cheryl) == "Sex"
+    booze = dz.challenge_odds("Cheryl", "Booze", 8)["options"]
+    assert [o["dice"] for o in booze] == [2] and booze[0]["source"] == "rulebook"
+    # The Mission example: 2 dice need 8 or more for the difficulty 8 Booze card.
+    assert booze[0]["success"] == dz.dice.percent(Fraction(15, 36))
+
+
+def test_one_challenge_per_player_per_mission():
+    state = to_mission(started(3))
+    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
+                                          "type_2": "Guns", "difficulty_2": "9", "reward_2": "3"})
+    state = act(state, "challenge.complete", {"seat": "1", "card": "1"})
+    with pytest.raises(RuleError, match="Ana completed Booze 8 in this Mission.*one Challenge"):
+        act(state, "challenge.complete", {"seat": "1", "card": "2"})
+    with pytest.raises(RuleError, match="one Challenge"):
+        act(state, "challenge.fail", {"seat": "1"})
+    state = act(state, "challenge.fail", {"seat": "2"})
+    with pytest.raises(RuleError, match="Bo already rolled"):
+        act(state, "challenge.complete", {"seat": "2", "card": "2"})
+    event = ev("challenge.correct", dz.parse("challenge.correct", {"seat": "1", "card": "2"},
+                                             state, HOST, random.Random(1)))
+    after = dz.apply(state, event)
+    assert after["upper_hand"][1] == 5 + 2 + 3
+    assert dz.describe(state, after, event).startswith("Correction by the host: Ana completed Guns 9")
+    assert "challenge.correct" in dz.HOST_ONLY
+
+
+def test_tokens_moved_by_hand_are_logged_and_stay_at_clean_up():
+    state = started(3, NO_TOKENS, initiative=1)
+    with pytest.raises(RuleError, match="Pick the Initiative Token"):
+        act(state, "token.move", {"token": "hat", "seat": "2"})
+    event = ev("token.move", dz.parse("token.move", {"token": "initiative", "seat": "3"},
+                                      state, HOST, random.Random(1)))
+    moved = dz.apply(state, event)
+    assert dz.describe(state, moved, event) == "The host moved the Initiative Token to Cy by hand"
+    assert moved["initiative"] == 3 and dz.reveal_order(moved) == [1, 2, 3]  # this round's order stays
+    moved = act(moved, "token.move", {"token": "mission_leader", "seat": "2"})
+    moved = to_mission(moved)
+    assert moved["mission_leader"] == 2 and moved["mission_leader_why"] == {"rule": "by_hand"}
+    moved = act(moved, "round.next")  # Clean-up: no passing left, the card had its say
+    assert moved["initiative"] == 3
+    assert {"token.move", "order.confirm"} <= dz.HOST_ONLY
+
+
+def test_a_token_moved_by_hand_is_not_taken_back_by_a_late_reveal():
+    state = started(3, FOUR, initiative=1)
+    state = enter(state, 2, dz.RECEPTION)
+    state = act(state, "token.move", {"token": "initiative", "seat": "3"})
+    state = enter(state, 1, dz.RECEPTION)
+    assert state["initiative"] == 3 and dz.first_at(state, dz.RECEPTION) == 1
+
+
+def test_the_clockwise_order_is_confirmed_before_round_one():
+    state = seated(3)
+    for seat in (1, 2, 3):
+        state = act(state, "character.pick", {"seat": seat, "character": dz.CHARACTERS[seat]})
+    state = act(state, "initiative.record", {"seat": "1"})
+    state = step(state, "locations.draw", {"locations": NO_TOKENS, "draw": 1})
+    assert dz.setup_problems(state) == [
+        "Check that the seats are listed clockwise, as you sit, and confirm it."]
+    with pytest.raises(RuleError, match="seats changed since this page"):
+        act(state, "order.confirm", {"order": "1,3,2"})
+    state = step(state, "seat.reorder", {"order": [1, 3, 2]})
+    state = act(state, "order.confirm", {"order": "1,3,2"})
+    assert dz.setup_problems(state) == [] and dz.view_for(state, HOST)["order_confirmed"]
+    event = ev("order.confirm", {"order": [1, 3, 2]})
+    assert dz.describe(state, state, event) == "Clockwise order confirmed: Ana → Cy → Bo"
+    state = step(state, "seat.join", {"seat": 4, "name": "Di"})
+    assert "clockwise" in dz.setup_problems(state)[-1]  # a newcomer needs a place
+
+
+def test_next_phase_names_its_step_and_a_stale_tap_changes_nothing():
+    state = ready(3, NO_TOKENS)
+    assert dz.next_step(state) == "round 1, Movement"
+    with pytest.raises(RuleError, match="already at Setup"):
+        dz.parse("round.next", {"to": "round 1, Mission"}, state, HOST, random.Random(1))
+    state = act(state, "round.next", {"to": "round 1, Movement"})
+    assert dz.next_step(state) == "round 1, Mission"
+    state = act(state, "round.next", {"to": "round 1, Mission"})
+    assert dz.next_step(state) == "round 1, Clean-up"
+    state = act(state, "round.next", {"to": "round 1, Clean-up"})
+    assert dz.next_step(state) == "round 2, Movement"
+
+
+def test_starting_the_mission_early_names_who_and_logs_who_forced_it():
+    state = started(3, NO_TOKENS, initiative=1)
+    state = enter(state, 1, "Bullpen")
+    with pytest.raises(RuleError, match="^Bo and Cy have not revealed yet"):
+        dz.parse("round.next", {"to": "round 1, Mission"}, state, HOST, random.Random(1))
+    assert dz.view_for(state, HOST)["pending_text"] == "Bo and Cy have not revealed yet"
+    ana = {"role": "seat", "seat": 1}
+    data = dz.parse("round.next", {"to": "round 1, Mission", "force": "1"}, state, ana, random.Random(1))
+    assert data["forced"] == [2, 3]
+    event = ev("round.next", data, by=ana)
+    after = dz.apply(state, event)
+    assert dz.describe(state, after, event).endswith("(Ana went on before Bo and Cy revealed)")
+    assert dz.view_for(after, {"role": "seat", "seat": 2})["you"]["notice"] == (
+        "Ana started the Mission before you revealed your token.")
+    assert dz.view_for(after, ana)["you"]["notice"] is None
+    # Ending the Mission early names who has not rolled; once everyone is done, no question.
+    with pytest.raises(RuleError, match="have not rolled yet"):
+        dz.parse("round.next", {"to": "round 1, Clean-up"}, after, HOST, random.Random(1))
+    for seat in dz.roll_order(after):
+        after = act(after, "challenge.fail", {"seat": str(seat)})
+    assert dz.pending(after) == []
+    done = act(after, "round.next", {"to": "round 1, Clean-up", "force": ""})
+    assert done["phase"] == "Clean-up" and done["forced"] is None
+
+
+def test_mission_leader_tie_can_be_rolled_at_the_table():
+    state = started(3, NO_TOKENS)
+    with pytest.raises(RuleError, match="Only Ana, Bo and Cy tied"):
+        act(state, "round.next", {"leader": "9"})
+    state = set_upper_hand(state, {1: 7})
+    with pytest.raises(RuleError, match="Only Bo and Cy tied"):
+        act(state, "round.next", {"leader": "1"})
+    state = act(state, "round.next", {"leader": "3"})
+    assert state["mission_leader"] == 3
+    assert "Bo, Cy tied and Cy won the roll at the table" in dz.view_for(state, HOST)["mission_leader"]["why"]
+
+
+def test_a_quick_change_without_a_reason_logs_none():
+    state = started(3)
+    event = ev("upper_hand.change", dz.parse("upper_hand.change", {"seat": "1", "delta": "1"},
+                                             state, HOST, random.Random(1)))
+    assert event["data"]["reason"] == ""
+    assert dz.describe(state, dz.apply(state, event), event) == "Ana +1 Upper Hand (now 6)"
+
+
+def test_challenge_colours_and_the_personal_switch():
+    state = to_mission(started(3))
+    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
+                                          "color_1": " red ", "personal_2": "1",
+                                          "difficulty_2": "9", "reward_2": "2", "color_2": "Blue"})
+    cards = state["mission"]["cards"]
+    assert [(c["type"], c["color"]) for c in cards] == [("Booze", "Red"), ("Personal", "Blue")]
+    with pytest.raises(RuleError, match="colour"):
+        act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
+                                      "color_1": "<b>x</b>"})
+    state = act(state, "challenge.complete", {"seat": "1", "card": "1"})
+    seat = dz.view_for(state, HOST)["seats"][0]
+    assert seat["challenges"][0]["color"] == "Red" and seat["colors"] == ["Red"]
+
+
+def test_app_dice_for_a_challenge_count_cards_and_compare():
+    state = to_mission(started(3))
+    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2"})
+    state = act(state, "dice.roll", {"dice": "3", "card": "1"}, by={"role": "seat", "seat": 1},
+                rng=Scripted([5, 6, 1]))
+    roll = state["last_roll"]
+    assert roll["roll"] == [5, 6, 1] and roll["difficulty"] == 8 and roll["type"] == "Booze"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion import box
+from companion import box, store
 from companion.db import get_db
 from companion.games import danger_zone as dz
 
@@ -49,16 +49,30 @@ def table(host, join, names=("Ana", "Bo", "Cy"), want=(), avoid=()):
     else:
         pytest.fail("the Locations never came up as wanted")
     ok(host.act("initiative.record", seat=phones[0].seat))
+    confirm_order(host)
     return phones
 
 
+def confirm_order(host):
+    order = ",".join(str(s["id"]) for s in state_of(host)["seats"])
+    ok(host.act("order.confirm", order=order))
+
+
+def next_step(phone):
+    return dz.next_step(state_of(phone))
+
+
 def start(host):
-    ok(host.act("round.next", round=0, phase="Setup"))
+    ok(host.act("round.next", to="round 1, Movement"))
 
 
-def next_phase(host):
-    state = state_of(host)
-    ok(host.act("round.next", round=state["round"], phase=state["phase"]))
+def next_phase(host, force="1"):
+    ok(host.act("round.next", to=next_step(host), force=force))
+
+
+def own_table(host):
+    """The table's own "from your box" copy (the host edits it), not the server defaults."""
+    return store.find_table(get_db(), host.code)
 
 
 def board(phone, path="/me"):
@@ -133,7 +147,7 @@ def test_one_player_cannot_start(host, join):
     ana = join(host, "Ana")
     ok(ana.act("character.pick", character="Archer"))
     refused(host.act("locations.draw"), "needs 2 to 8 players; this table has 1")
-    refused(host.act("round.next", round=0, phase="Setup"), "needs 2 to 8 players")
+    refused(host.act("round.next", to="round 1, Movement"), "needs 2 to 8 players")
     assert "needs 2 to 8 players" in board(host, "/host")
 
 
@@ -151,7 +165,7 @@ def test_start_is_refused_until_setup_is_done(host, join):
     host.start("danger-zone")
     join(host, "Ana")
     join(host, "Bo")
-    refused(host.act("round.next", round=0, phase="Setup"), "Still to pick a character")
+    refused(host.act("round.next", to="round 1, Movement"), "Still to pick a character")
 
 
 # --- rounds --------------------------------------------------------------------------
@@ -181,13 +195,13 @@ def test_tiles_show_the_tables_own_text_or_see_your_tile(app, host, join):
     ana, bo, cy = table(host, join, want=["Bullpen", "Breakroom"])
     start(host)
     with app.app_context():
-        box.put(get_db(), "danger-zone", "location-bullpen", "Gain 1 Upper Hand.")
+        box.put(get_db(), "danger-zone", "location-bullpen", "Gain 1 Upper Hand.", own_table(host))
     page = board(ana)
     bullpen = re.search(r'data-location="Bullpen">(.*?)</li>', page, re.S).group(1)
     breakroom = re.search(r'data-location="Breakroom">(.*?)</li>', page, re.S).group(1)
     assert "Gain 1 Upper Hand." in bullpen and "See your tile." in breakroom
     with app.app_context():  # the rules lookup's own id works too
-        box.put(get_db(), "danger-zone", "breakroom", "Draw a card.")
+        box.put(get_db(), "danger-zone", "breakroom", "Draw a card.", own_table(host))
     assert "Draw a card." in board(ana)
 
 
@@ -229,7 +243,14 @@ def test_challenges_recorded_per_seat_with_odds_on_the_phone(host, join):
     ok(phone.act("challenge.complete", card=1))
     assert upper_hand(host, leader) == 7
     assert 'data-completed>' in board(host, "/screen") and "Booze" in board(host, "/screen")
-    refused(host.act("challenge.complete", seat=ana.seat, card=1), "already completed")
+    other = next(p for p in (ana, bo, cy) if p.seat != leader)
+    refused(host.act("challenge.complete", seat=other.seat, card=1), "already completed")
+    # One Challenge each per Mission: a second is refused; the host's correction is logged.
+    refused(phone.act("challenge.complete", card=2), "each player rolls against one Challenge")
+    assert phone.act("challenge.correct", seat=leader, card=2).status_code == 403
+    ok(host.act("challenge.correct", seat=leader, card=2))
+    assert upper_hand(host, leader) == 10
+    assert any(e["text"].startswith("Correction by the host:") for e in host.state()["log"])
 
 
 @pytest.mark.parametrize("field,value,message", [
@@ -258,7 +279,7 @@ def test_clean_up_passes_initiative_and_next_round(host, join):
     assert "passed left to Bo" in page and "Start round 2" in page
     next_phase(host)
     assert 'data-round-number>2<' in board(cy)
-    refused(host.act("round.next", round=1, phase="Clean-up"), "already moved on")
+    refused(host.act("round.next", to="round 1, Clean-up"), "already at round 2, Movement")
 
 
 # --- Upper Hand ----------------------------------------------------------------------
@@ -312,13 +333,15 @@ def test_race_chart_is_svg_without_style_attributes(host, join):
     ok(host.act("upper_hand.change", seat=bo.seat, delta=3, reason="Insult"))
     for _ in range(3):
         next_phase(host)  # to round 2
-    page = board(host, "/screen")
+    page = board(host, "/host")
     chart = re.search(r"<svg[^>]*data-race-chart.*?</svg>", page, re.S).group(0)
     assert "style=" not in chart
     assert chart.count("<polyline") == 3 and 'stroke="#' in chart
     assert ">Start<" in chart and ">R1<" in chart and ">now<" in chart
     assert "Bo 8" in chart
-    assert "data-race-chart" not in board(ana)  # phones see it at the end, not mid-game
+    # A phone keeps it folded away; the TV has no room for it mid-game (seats first).
+    assert re.search(r'<details class="fold[^"]*">.*data-race-chart.*</details>', board(ana), re.S)
+    assert "data-race-chart" not in board(host, "/screen")
 
 
 # --- Events and dice -----------------------------------------------------------------
@@ -367,7 +390,7 @@ def test_odds_table_and_typed_dice_from_the_box(app, host, join, entry):
     page = board(cy)
     assert "dz-odds-table" in page and "2.8%" in page  # 2 dice, difficulty 12
     with app.app_context():
-        box.put(get_db(), "danger-zone", entry, "Booze 2, Guns 3, Sex 1, Smarts 2")
+        box.put(get_db(), "danger-zone", entry, "Booze 2, Guns 3, Sex 1, Smarts 2", own_table(host))
     start(host)
     next_phase(host)
     ok(host.act("challenge.draw", type_1="Guns", difficulty_1=10, reward_1=3))

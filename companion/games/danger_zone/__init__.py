@@ -21,8 +21,8 @@ from .rules import *  # noqa: F401,F403  every rules constant, as dz.<NAME>
 from .state import (alone_at_location, challenges_to_draw, completed_types, first_at,
                     initiative_text, leader_text, leaders, location_effect_text,
                     locations_to_use, mission_leader_choice, mission_over, new_state,
-                    race_chart, reveal_order, roll_order, setup_problems, standings,
-                    whose_turn, winners)
+                    next_step, pending, pending_text, race_chart, reveal_order, roll_order,
+                    setup_problems, specialty, standings, step_now, whose_turn, winners)
 from .view import _location_view, describe, leader_preview, view_for  # noqa: F401  tests use _location_view
 # Last: the function odds, not the submodule of the same name, is dz.odds.
 from .odds import challenge_odds, odds, odds_table, skill_dice  # noqa: E402

@@ -5,8 +5,8 @@ from . import dice
 from ..base import RuleError, find_seat, parse_int, seat_ids, seat_name
 from .state import challenges_to_draw, first_at
 from .rules import (CHALLENGE_TYPES, CHALLENGES_BY_PLAYERS, MALORYS_OFFICE, MAX_DIFFICULTY,
-                    MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY, MIN_REWARD,
-                    MIN_SKILL_DICE, UTA_DRAWER_BONUS)
+                    MAX_COLOR_LENGTH, MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY,
+                    MIN_REWARD, MIN_SKILL_DICE, PERSONAL, UPPER_HAND_REASONS, UTA_DRAWER_BONUS)
 
 
 def _form_seat(form, state, actor):
@@ -59,13 +59,26 @@ def _choice(value, options, what):
 
 
 def _form_challenge(form, suffix):
+    """One Challenge card: type (or the Personal switch), difficulty, reward, colour."""
+    personal = form.get("personal" + suffix) not in (None, "", "0", "off")
     return {
-        "type": _choice(form.get("type" + suffix), CHALLENGE_TYPES, "a Challenge type"),
+        "type": PERSONAL if personal else _choice(form.get("type" + suffix), CHALLENGE_TYPES,
+                                                  "a Challenge type"),
         "difficulty": parse_int(form.get("difficulty" + suffix), "The difficulty",
                                 MIN_DIFFICULTY, MAX_DIFFICULTY),
         "reward": parse_int(form.get("reward" + suffix), "The Upper Hand reward",
                             MIN_REWARD, MAX_REWARD),
+        "color": _form_color(form.get("color" + suffix)),
     }
+
+
+def _form_color(raw):
+    """A Challenge's colour as typed (Events count one of each); the rulebook names none,
+    so any short word goes, written the same way each time."""
+    text = " ".join(str(raw or "").split())
+    if len(text) > MAX_COLOR_LENGTH or any(not (ch.isalpha() or ch in " -") for ch in text):
+        raise RuleError(f"A Challenge colour is a word of at most {MAX_COLOR_LENGTH} letters.")
+    return text.capitalize()
 
 
 def _form_cards(form, state):
@@ -74,7 +87,8 @@ def _form_cards(form, state):
     cards = []
     for row in range(1, max(CHALLENGES_BY_PLAYERS.values()) + 1):
         suffix = f"_{row}"
-        if all(not (form.get(f + suffix) or "").strip() for f in ("type", "difficulty", "reward")):
+        if all(not (form.get(f + suffix) or "").strip()
+               for f in ("type", "difficulty", "reward", "color", "personal")):
             continue
         cards.append(_form_challenge(form, suffix))
     if not cards:
@@ -84,12 +98,11 @@ def _form_cards(form, state):
     return cards
 
 
-def _check_expected(form, state):
-    """A stale screen's 'next phase' must not skip a phase someone else already started."""
-    if form.get("round") not in (None, "") and str(form.get("round")) != str(state["round"]):
-        raise RuleError("The table has already moved on; here is where it is now.")
-    if form.get("phase") not in (None, "") and form.get("phase") != state["phase"]:
-        raise RuleError("The table has already moved on; here is where it is now.")
+def _form_reason(form):
+    """A quick tap with no reason chosen logs none (not the first reason in the list)."""
+    if not (form.get("reason") or "").strip():
+        return ""
+    return _choice(form.get("reason"), UPPER_HAND_REASONS, "a reason")
 
 
 def _parse_uta(form, state, rng):
@@ -136,4 +149,10 @@ def _parse_dice(form, state, actor, rng):
             raise RuleError("A roll-off needs at least two players.")
         return {"dice": dice_count, "seat": None, "rolloff": dice.roll_off(seats, rng, dice_count)}
     seat = actor.get("seat") if actor else None
-    return {"dice": dice_count, "seat": seat, "roll": dice.roll(dice_count, rng)}
+    data = {"dice": dice_count, "seat": seat, "roll": dice.roll(dice_count, rng)}
+    if form.get("card") not in (None, "") and state["mission"]["cards"]:
+        # A roll for one of this Mission's Challenges: the board compares it with the card.
+        index = parse_int(form.get("card"), "The Challenge", 1, len(state["mission"]["cards"])) - 1
+        picked = state["mission"]["cards"][index]
+        data.update(card=index, type=picked["type"], difficulty=picked["difficulty"])
+    return data

@@ -1,6 +1,6 @@
 """The Mission: completed and failed Challenges, Events, and the win at 20 Upper Hand."""
 
-from ..base import RuleError, find_seat, seat_ids
+from ..base import RuleError, find_seat, seat_ids, seat_name
 from .state import challenges_to_draw
 from .events import event_outcome
 from .guards import _require_phase, _require_playing
@@ -8,10 +8,14 @@ from .rules import (CHALLENGE_TYPES, EVENTS, LOWEST_UPPER_HAND, MALORYS_OFFICE, 
                     MAX_REWARD, MIN_DIFFICULTY, MIN_REWARD, WINNING_UPPER_HAND)
 
 
-def _apply_complete(state, data, event):
+def _apply_complete(state, data, event, correction=False):
+    """A completed Challenge. Each player rolls against one Challenge per Mission; the host's
+    correction (challenge.correct) is the logged way past that."""
     _require_phase(state, "Mission", "Challenges are completed in the Mission phase.")
     seat = data["seat"]
     find_seat(state, seat)
+    if not correction:
+        _require_first_roll(state, seat)
     if data["type"] not in CHALLENGE_TYPES:
         raise RuleError("Pick a Challenge type.")
     if not MIN_DIFFICULTY <= data["difficulty"] <= MAX_DIFFICULTY:
@@ -28,7 +32,7 @@ def _apply_complete(state, data, event):
     mission["completed"] += 1
     _mark_attempted(state, seat)
     card = {"type": data["type"], "difficulty": data["difficulty"], "reward": data["reward"],
-            "round": state["round"]}
+            "color": data.get("color") or "", "round": state["round"]}
     state["challenges"].setdefault(seat, []).append(card)
     state["upper_hand"][seat] += data["reward"]
     state["last_change"] = {"seat": seat, "delta": data["reward"], "reason": "Challenge",
@@ -50,6 +54,23 @@ def _match_card(cards, data):
         if card["done_by"] is None and (card["type"], card["difficulty"], card["reward"]) == wanted:
             return i
     raise RuleError("That Challenge is not among this Mission's open cards.")
+
+
+def _require_first_roll(state, seat):
+    if seat in state["mission"]["attempted"]:
+        done = next((c for c in state["mission"]["cards"] if c["done_by"] == seat), None)
+        what = (f"completed {done['type']} {done['difficulty']}" if done
+                else "already rolled")
+        raise RuleError(f"{seat_name(state, seat)} {what} in this Mission, and each player "
+                        "rolls against one Challenge. Undo that entry, or the host records "
+                        "a correction.")
+
+
+def _apply_fail(state, data):
+    _require_phase(state, "Mission", "Challenges are rolled in the Mission phase.")
+    find_seat(state, data["seat"])
+    _require_first_roll(state, data["seat"])
+    _mark_attempted(state, data["seat"])
 
 
 def _mark_attempted(state, seat):

@@ -4,15 +4,16 @@ reducer). Each action's details live beside it: forms, setup, rounds, mission.""
 import copy
 
 from . import dice
-from ..base import ROSTER_KINDS, RuleError, find_seat, parse_int, seat_ids, seat_name
-from .state import challenges_to_draw, locations_to_use, mission_leader_choice
-from .forms import (_check_expected, _choice, _form_cards, _form_challenge, _form_delta,
-                    _form_drawer, _form_seat, _own_seat, _parse_dice, _parse_uta)
+from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_ids, seat_name
+from .state import (challenges_to_draw, locations_to_use, mission_leader_choice, next_step,
+                    pending, pending_text, step_now)
+from .forms import (_choice, _form_cards, _form_challenge, _form_delta, _form_drawer,
+                    _form_reason, _form_seat, _own_seat, _parse_dice, _parse_uta)
 from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
-from .mission import _apply_complete, _apply_event, _check_win, _mark_attempted
-from .rounds import _apply_enter, _apply_next
+from .mission import _apply_complete, _apply_event, _apply_fail, _check_win
+from .rounds import _apply_enter, _apply_next, _apply_token_move
 from .rules import (CHARACTERS, DIRECTIONS, EVENTS, INITIATIVE_DICE, LOCATIONS,
-                    LOWEST_UPPER_HAND, MAX_WOODHOUSE_AMOUNT, UPPER_HAND_REASONS)
+                    LOWEST_UPPER_HAND, MAX_WOODHOUSE_AMOUNT, TOKENS)
 from .setup import _apply_pick, _apply_roster
 
 
@@ -39,25 +40,42 @@ def parse(kind, form, state, actor, rng):
     if kind == "initiative.record":
         _require_setup(state, "The Initiative roll-off happens before the first round.")
         return {"seat": _form_seat(form, state, None)}
+    if kind == "order.confirm":
+        _require_setup(state, "The seating order is confirmed before the first round.")
+        shown = [part for part in str(form.get("order") or "").split(",") if part.strip()]
+        if [str(s) for s in seat_ids(state)] != [part.strip() for part in shown]:
+            raise RuleError("The seats changed since this page was drawn; check the order "
+                            "again and confirm.")
+        return {"order": seat_ids(state)}
     if kind == "round.next":
-        _check_expected(form, state)
-        data = {"round": state["round"], "phase": state["phase"], "leader": None}
+        check_step(form, next_step(state), step_now(state))
+        data = {"round": state["round"], "phase": state["phase"], "leader": None,
+                "forced": pending(state)}
+        if data["forced"] and not form.get("force"):
+            raise RuleError(f"{pending_text(state)}. Confirm to go on without them.")
         if state["phase"] == "Movement" and not state["winners"]:
-            data["leader"] = mission_leader_choice(state, rng)
+            pick = form.get("leader")
+            pick = None if pick in (None, "") else parse_int(pick, "The Mission Leader", 0, 2**31)
+            data["leader"] = mission_leader_choice(state, rng, pick)
         return data
+    if kind == "token.move":
+        token = (form.get("token") or "").strip()
+        if token not in TOKENS:
+            raise RuleError("Pick the Initiative Token or the Mission Leader Token.")
+        _require_playing(state)
+        return {"token": token, "seat": _form_seat(form, state, None)}
     if kind == "upper_hand.change":
         seat = _form_seat(form, state, actor)
         delta = _form_delta(form)
         if delta == 0:
             raise RuleError("The change cannot be zero.")
-        reason = _choice(form.get("reason") or "", UPPER_HAND_REASONS, "a reason")
-        return {"seat": seat, "delta": delta, "reason": reason}
+        return {"seat": seat, "delta": delta, "reason": _form_reason(form)}
     if kind == "movement.enter":
         seat = _own_seat(form, state, actor, "reveal")
         return {"seat": seat, "location": _choice(form.get("location"), LOCATIONS, "a Location")}
     if kind == "challenge.draw":
         return {"cards": _form_cards(form, state)}
-    if kind == "challenge.complete":
+    if kind in ("challenge.complete", "challenge.correct"):
         seat = _own_seat(form, state, actor, "record a Challenge")
         card = form.get("card")
         if card not in (None, ""):
@@ -66,7 +84,8 @@ def parse(kind, form, state, actor, rng):
             index = parse_int(card, "The Challenge", 1, len(state["mission"]["cards"])) - 1
             picked = state["mission"]["cards"][index]
             return {"seat": seat, "card": index, "type": picked["type"],
-                    "difficulty": picked["difficulty"], "reward": picked["reward"]}
+                    "difficulty": picked["difficulty"], "reward": picked["reward"],
+                    "color": picked.get("color", "")}
         return {"seat": seat, "card": None, **_form_challenge(form, "")}
     if kind == "challenge.fail":
         return {"seat": _own_seat(form, state, actor, "record a roll")}
@@ -116,8 +135,15 @@ def apply(state, event):
         state["initiative"] = seat
         state["initiative_why"] = ({"rule": "rolloff", "rolloff": data["rolloff"]}
                                    if kind == "initiative.roll" else {"rule": "table"})
+    elif kind == "order.confirm":
+        _require_setup(state, "The seating order is confirmed before the first round.")
+        if data["order"] != seat_ids(state):
+            raise RuleError("The seats changed since; confirm the order again.")
+        state["order_confirmed"] = list(data["order"])
     elif kind == "round.next":
-        _apply_next(state, data)
+        _apply_next(state, data, event)
+    elif kind == "token.move":
+        _apply_token_move(state, data)
     elif kind == "upper_hand.change":
         _require_playing(state)
         seat = data["seat"]
@@ -140,13 +166,12 @@ def apply(state, event):
         limit = challenges_to_draw(len(state["seats"]))
         if len(data["cards"]) > limit:
             raise RuleError(f"This Mission draws {limit} Challenge cards.")
-        state["mission"]["cards"] = [dict(card, done_by=None) for card in data["cards"]]
-    elif kind == "challenge.complete":
-        _apply_complete(state, data, event)
+        state["mission"]["cards"] = [dict(card, color=card.get("color", ""), done_by=None)
+                                     for card in data["cards"]]
+    elif kind in ("challenge.complete", "challenge.correct"):
+        _apply_complete(state, data, event, correction=kind == "challenge.correct")
     elif kind == "challenge.fail":
-        _require_phase(state, "Mission", "Challenges are rolled in the Mission phase.")
-        find_seat(state, data["seat"])
-        _mark_attempted(state, data["seat"])
+        _apply_fail(state, data)
     elif kind in EVENTS:
         _apply_event(state, kind, data, event)
     elif kind == "dice.roll":

@@ -1,6 +1,7 @@
 """Setup moves: the roster's effect on the table, and character picks."""
 
 from ..base import RuleError, find_seat, seat_ids, seat_name
+from .rounds import _resolve_movement
 from .rules import CHARACTERS, MAX_SEATS, SETUP, START_UPPER_HAND, TITLE
 
 
@@ -24,7 +25,14 @@ def _apply_roster(state, kind, data):
                 state[key] = _next_remaining(state["order"], gone, ids)
         if state["mission_leader"] == gone:
             state["mission_leader"], state["mission_leader_why"] = None, None
+        if state["round_mission_leader"] == gone:
+            state["round_mission_leader"], state["round_mission_leader_why"] = None, None
+        if state["mission"].get("leader") == gone:
+            # The Mission goes on from the next player on the leaver's left.
+            state["mission"]["leader"] = _next_remaining(state["order"], gone, ids)
     state["order"] = ids
+    if kind in ("seat.remove", "seat.reorder"):
+        _resolve_movement(state)  # the reveal order may have changed
 
 
 def _next_remaining(old_order, gone, ids):

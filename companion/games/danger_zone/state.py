@@ -5,8 +5,8 @@ from . import dice
 from ..base import RuleError, clockwise_from, seat_ids, seat_name
 from .rules import (CHALLENGES_BY_PLAYERS, CONTROL_ROOM, FIRST_PLAYER_TEXT, LOCATIONS_BY_PLAYERS,
                     MAX_SEATS, MAX_SKILL_DICE, MIN_SEATS, MIN_SKILL_DICE, PERSONAL, RECEPTION,
-                    ROLL_OFF_DICE, SEE_YOUR_TILE, SETUP, START_UPPER_HAND, TITLE, UTA_DICE,
-                    WINNING_UPPER_HAND)
+                    PHASES, ROLL_OFF_DICE, SEE_YOUR_TILE, SETUP, SPECIALTY_DICE, START_UPPER_HAND,
+                    TITLE, UTA_DICE, WINNING_UPPER_HAND)
 
 
 def new_state(options=None):
@@ -26,11 +26,17 @@ def new_state(options=None):
         "initiative": None,       # who holds the Initiative Token now
         "initiative_why": None,
         "round_initiative": None,  # who held it when this round began: reveal order starts there
+        "round_initiative_why": None,
         "mission_leader": None,
         "mission_leader_why": None,
+        "round_mission_leader": None,  # who held it as this round began: kept if nobody takes it
+        "round_mission_leader_why": None,
+        "by_hand": [],            # tokens the host moved by hand this round (TOKENS keys)
+        "order_confirmed": None,  # the clockwise seat order the host confirmed before round 1
+        "forced": None,           # the last phase ended early: {"phase", "seats", "by"}
         "round": 0,
         "phase": SETUP,
-        "entries": [],            # this round's revealed tokens, in the order recorded
+        "entries": [],            # this round's revealed tokens, in reveal order (not tap order)
         "mission": _new_mission(),
         "race": [],               # {"round", "upper_hand": {seat: n}} at each round's end
         "winners": [],
@@ -41,7 +47,7 @@ def new_state(options=None):
 
 
 def _new_mission():
-    return {"cards": [], "completed": 0, "attempted": []}
+    return {"cards": [], "completed": 0, "attempted": [], "leader": None}
 
 
 # --- derived questions ------------------------------------------------------------------
@@ -88,6 +94,8 @@ def setup_problems(state):
                         "draw the Locations again.")
     if state["initiative"] is None:
         problems.append("Roll off for the Initiative Token.")
+    if count >= MIN_SEATS and state["order_confirmed"] != seat_ids(state):
+        problems.append("Check that the seats are listed clockwise, as you sit, and confirm it.")
     return problems
 
 
@@ -101,9 +109,11 @@ def reveal_order(state):
 
 def roll_order(state):
     """Mission: from the Mission Leader, clockwise (once the Mission has a leader)."""
-    if state["phase"] not in ("Mission", "Clean-up") or state["mission_leader"] not in seat_ids(state):
+    # The leader the Mission started with: a token moved by hand mid-Mission counts next round.
+    leader = state["mission"].get("leader", state["mission_leader"])
+    if state["phase"] not in ("Mission", "Clean-up") or leader not in seat_ids(state):
         return []
-    return clockwise_from(state, state["mission_leader"])
+    return clockwise_from(state, leader)
 
 
 def mission_over(state):
@@ -177,13 +187,16 @@ def race_chart(state):
     return {"rounds": [p["round"] for p in points], "series": series, "top": highest}
 
 
-def mission_leader_choice(state, rng):
+def mission_leader_choice(state, rng, table_pick=None):
     """Who leads the Mission about to start, and why: {"seat", "rule", ...} (JSON-safe).
 
-    The Control Room's token holder leads; when the Control Room is out of play or nobody
-    holds the token, the least Upper Hand leads, a tie broken by a roll-off.
+    A token moved by hand (a card said so) leads; else the Control Room's token holder;
+    when the Control Room is out of play or nobody holds the token, the least Upper Hand
+    leads, a tie broken by a roll-off in the app or, with table_pick, the table's own dice.
     """
     holder = state["mission_leader"]
+    if "mission_leader" in state["by_hand"] and holder in seat_ids(state):
+        return {"seat": holder, "rule": "by_hand"}
     if CONTROL_ROOM in state["locations"] and holder in seat_ids(state):
         rule = "control_room" if first_at(state, CONTROL_ROOM) == holder else "kept"
         return {"seat": holder, "rule": rule}
@@ -194,7 +207,11 @@ def mission_leader_choice(state, rng):
     tied = [s for s in ids if state["upper_hand"][s] == least]
     choice = {"seat": tied[0], "rule": "least", "least": least, "tied": tied, "rolloff": None,
               "control_room_in_play": CONTROL_ROOM in state["locations"]}
-    if len(tied) > 1:
+    if len(tied) > 1 and table_pick is not None:
+        if table_pick not in tied:
+            raise RuleError(f"Only {_names_and(state, tied)} tied for the least Upper Hand.")
+        choice["seat"], choice["table"] = table_pick, True
+    elif len(tied) > 1:
         choice["rolloff"] = dice.roll_off(tied, rng, ROLL_OFF_DICE)
         choice["seat"] = choice["rolloff"]["winner"]
     return choice
@@ -214,10 +231,13 @@ def leader_text(state, why):
         reason = ("the Control Room is not in play" if not why.get("control_room_in_play")
                   else "nobody held the Mission Leader Token")
         text = f"{who} leads with the least Upper Hand ({why['least']}), as {reason}"
-        if why.get("rolloff"):
+        if why.get("rolloff") or why.get("table"):
             tied = ", ".join(_name(state, s) for s in why["tied"])
-            text += f"; {tied} tied and {who} won the roll-off"
+            how = "the roll at the table" if why.get("table") else "the roll-off"
+            text += f"; {tied} tied and {who} won {how}"
         return text + "."
+    if rule == "by_hand":
+        return f"{who} holds the Mission Leader Token: moved by hand."
     return f"{who} leads."
 
 
@@ -237,6 +257,8 @@ def initiative_text(state):
         return f"{who} keeps the Initiative Token: nobody entered {RECEPTION}."
     if rule == "passed_left":
         return f"The Initiative Token passed left to {who} ({RECEPTION} is not in play)."
+    if rule == "by_hand":
+        return f"{who} holds the Initiative Token: moved by hand."
     return f"{who} holds the Initiative Token."
 
 
@@ -258,3 +280,55 @@ def _name(state, seat):
 def _names_and(state, seats):
     names = [_name(state, s) for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- steps: what the "next" button moves to, and who has not had their go yet ------------
+
+def next_step(state):
+    """The step round.next moves the table to, in words (the form's "to" field)."""
+    phase, number = state["phase"], state["round"]
+    if phase == SETUP:
+        return "round 1, Movement"
+    if phase == "Clean-up":
+        return f"round {number + 1}, Movement"
+    return f"round {number}, {PHASES[PHASES.index(phase) + 1]}"
+
+
+def step_now(state):
+    """Where the table is, in words, for a refused stale tap."""
+    if state["phase"] == SETUP:
+        return "Setup"
+    if state["winners"]:
+        return "the end of the game"
+    return f"round {state['round']}, {state['phase']}"
+
+
+def pending(state):
+    """Seats that still have their go in this phase: a reveal (Movement) or a Challenge roll
+    (Mission, until every Challenge is done). Ending the phase early skips them."""
+    if state["winners"]:
+        return []
+    if state["phase"] == "Movement":
+        done = {e["seat"] for e in state["entries"]}
+        return [s for s in reveal_order(state) if s not in done]
+    if state["phase"] == "Mission" and not mission_over(state):
+        return [s for s in roll_order(state) if s not in state["mission"]["attempted"]]
+    return []
+
+
+def pending_text(state, seats=None):
+    """"Bo and Cy have not revealed yet" (None when nobody is left)."""
+    seats = pending(state) if seats is None else seats
+    if not seats:
+        return None
+    verb = "revealed" if state["phase"] == "Movement" else "rolled"
+    have = "has" if len(seats) == 1 else "have"
+    return f"{_names_and(state, seats)} {have} not {verb} yet"
+
+
+def specialty(skill_dice_by_skill):
+    """The 3-die skill, when known, from skill_dice() output; else None."""
+    for skill, known in (skill_dice_by_skill or {}).items():
+        if known.get("dice") == SPECIALTY_DICE:
+            return skill
+    return None

@@ -6,15 +6,16 @@ import copy
 from ..base import RuleError, seat_ids
 from .state import (_name, _names_and, challenges_to_draw, completed_types, first_at,
                       initiative_text, leader_text, leaders, location_effect_text,
-                      locations_to_use, mission_over, race_chart, reveal_order, roll_order,
-                      setup_problems, standings, whose_turn)
+                      locations_to_use, mission_over, next_step, pending, pending_text,
+                      race_chart, reveal_order, roll_order, setup_problems, specialty,
+                      standings, step_now, whose_turn)
 from .events import event_outcome, event_previews
 from .odds import challenge_odds, skill_dice
-from .rounds import _pass_initiative
+from .rounds import _apply_enter, _pass_initiative
 from .rules import (CHALLENGE_TYPES, CHARACTERS, CONTROL_ROOM, EVENTS, FIRST_PLAYER_TEXT,
                     LOCATION_IDS, LOCATIONS, MALORYS_OFFICE, MAX_DIFFICULTY, MAX_REWARD,
                     MIN_DIFFICULTY, MIN_REWARD, PHASES, QUICK_STEPS, SETUP, START_UPPER_HAND,
-                    TITLE, TOKEN_LOCATIONS, UPPER_HAND_REASONS, WINNING_UPPER_HAND)
+                    TITLE, TOKEN_LOCATIONS, TOKENS, UPPER_HAND_REASONS, WINNING_UPPER_HAND)
 
 
 # describe: one public log line. It reads only `before` and the event, because the core
@@ -47,27 +48,21 @@ def _describe(state, event):
     if kind == "initiative.record":
         return f"{name(data['seat'])} won the Initiative roll at the table"
     if kind == "round.next":
-        phase = data["phase"]
-        if phase == SETUP:
-            return "Round 1 begins: Movement"
-        if phase == "Movement":
-            return f"Mission: {leader_text(state, data['leader'])}"
-        if phase == "Mission":
-            preview = copy.deepcopy(state)
-            _pass_initiative(preview)
-            return f"Clean-up: {initiative_text(preview)}"
-        return f"Round {data['round'] + 1} begins: Movement"
+        return _describe_next(state, event) + _forced_text(state, event)
+    if kind == "order.confirm":
+        return "Clockwise order confirmed: " + " → ".join(name(s) for s in data["order"])
+    if kind == "token.move":
+        return (f"{_actor(state, event['by']).capitalize()} moved the {TOKENS[data['token']]} "
+                f"to {name(data['seat'])} by hand")
+    if kind == "challenge.correct":
+        return (f"Correction by {_actor(state, event['by'])}: {name(data['seat'])} completed "
+                f"{_card_text(data)}: +{data['reward']} Upper Hand")
     if kind == "upper_hand.change":
         now = state["upper_hand"].get(data["seat"], 0) + data["delta"]
-        return (f"{name(data['seat'])} {data['delta']:+d} Upper Hand, "
-                f"{data['reason'].lower()} (now {now})")
+        reason = f", {data['reason'].lower()}" if data.get("reason") else ""
+        return f"{name(data['seat'])} {data['delta']:+d} Upper Hand{reason} (now {now})"
     if kind == "movement.enter":
-        here = sum(1 for e in state["entries"] if e["location"] == data["location"])
-        if here:
-            return (f"{name(data['seat'])} entered {data['location']} and rolls "
-                    f"{here} {'die' if here == 1 else 'dice'} for the foes there")
-        return (f"{name(data['seat'])} entered {data['location']} first: "
-                f"{location_effect_text(data['location'])}")
+        return _describe_enter(state, data)
     if kind == "challenge.draw":
         return "Mission Challenges: " + ", ".join(_card_text(c) for c in data["cards"])
     if kind == "challenge.complete":
@@ -87,7 +82,54 @@ def _describe(state, event):
 
 
 def _card_text(card):
-    return f"{card['type']} {card['difficulty']} (+{card['reward']})"
+    color = f", {card['color'].lower()}" if card.get("color") else ""
+    return f"{card['type']} {card['difficulty']} (+{card['reward']}{color})"
+
+
+def _actor(state, by):
+    if by and by.get("seat") is not None:
+        return _name(state, by["seat"])
+    return "the host"
+
+
+def _describe_next(state, event):
+    data = event["data"]
+    phase = data["phase"]
+    if phase == SETUP:
+        return "Round 1 begins: Movement"
+    if phase == "Movement":
+        return f"Mission: {leader_text(state, data['leader'])}"
+    if phase == "Mission":
+        preview = copy.deepcopy(state)
+        _pass_initiative(preview)
+        return f"Clean-up: {initiative_text(preview)}"
+    return f"Round {data['round'] + 1} begins: Movement"
+
+
+def _forced_text(state, event):
+    skipped = event["data"].get("forced") or []
+    if not skipped:
+        return ""
+    verb = "revealed" if event["data"]["phase"] == "Movement" else "rolled"
+    return (f" ({_actor(state, event['by'])} went on before {_names_and(state, skipped)} "
+            f"{verb})")
+
+
+def _describe_enter(state, data):
+    """The reveal as the rules place it: a late token is slotted into the reveal order, so
+    it may take "first" from someone who tapped earlier."""
+    after = copy.deepcopy(state)
+    _apply_enter(after, data)
+    entry = next(e for e in after["entries"] if e["seat"] == data["seat"])
+    who, where = _name(state, data["seat"]), data["location"]
+    if not entry["first"]:
+        here = entry["foes_here"]
+        return f"{who} entered {where} and rolls {here} {'die' if here == 1 else 'dice'} for the foes there"
+    text = f"{who} entered {where} first: {location_effect_text(where)}"
+    bumped = first_at(state, where)
+    if bumped is not None:
+        text += f" ({who} reveals before {_name(state, bumped)}, who now rolls for the foes there)"
+    return text
 
 
 # view_for: everything a screen shows, JSON-safe. No hidden information in this game.
@@ -112,6 +154,9 @@ def view_for(state, viewer):
             "challenges": pile,
             "completed_types": completed_types(pile),
             "attempted": sid in state["mission"]["attempted"],
+            "foes_here": entries[sid]["foes_here"] if sid in entries else None,
+            "first": entries[sid]["first"] if sid in entries else None,
+            "colors": sorted({c["color"] for c in pile if c.get("color")}),
         })
     out_of_play = [name for name in LOCATIONS if name not in state["locations"]]
     view = {
@@ -146,6 +191,14 @@ def view_for(state, viewer):
                                                        seat=state["mission_leader"])),
                            "rolloff": (state["mission_leader_why"] or {}).get("rolloff")},
         "reveal_order": reveal_order(state),
+        "next_step": next_step(state),
+        "step_now": step_now(state),
+        "pending": pending(state),
+        "pending_text": pending_text(state),
+        "forced": state["forced"],
+        "tokens": dict(TOKENS),
+        "by_hand": list(state["by_hand"]),
+        "order_confirmed": state["order_confirmed"] == order and len(order) > 1,
         "roll_order": roll_order(state),
         "challenges_to_draw": challenges_to_draw(len(order)),
         "entries": list(state["entries"]),
@@ -170,14 +223,29 @@ def view_for(state, viewer):
     you = viewer.get("seat")
     if you in order:
         character = state["character"].get(you)
+        known = skill_dice(character) if character else None
         view["you"] = {
             "seat": you,
             "character": character,
-            "skill_dice": skill_dice(character) if character else None,
+            "skill_dice": known,
+            "specialty": specialty(known),
+            "notice": _forced_notice(state, you),
             "odds": [dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
                      for i, c in enumerate(state["mission"]["cards"]) if c["done_by"] is None],
         }
     return view
+
+
+def _forced_notice(state, seat):
+    """One line for a phone whose reveal or roll was skipped when a phase ended early."""
+    forced = state["forced"]
+    if not forced or seat not in forced["seats"]:
+        return None
+    who = _actor(state, forced["by"])
+    who = who[0].upper() + who[1:]
+    if forced["phase"] == "Movement":
+        return f"{who} started the Mission before you revealed your token."
+    return f"{who} ended the Mission before you rolled."
 
 
 def _location_view(state, name):
@@ -205,6 +273,15 @@ def leader_preview(state):
         return None
     ids = seat_ids(state)
     holder = state["mission_leader"]
+    if "mission_leader" in state["by_hand"] and holder in ids:
+        text = f"{_name(state, holder)} leads the Mission: the token was moved by hand."
+        return {"seat": holder, "tied": [], "text": text, "short": "moved by hand"}
+    if (CONTROL_ROOM in state["locations"] and holder not in ids
+            and first_at(state, CONTROL_ROOM) is None and pending(state)):
+        # Someone may still enter the Control Room: no least-Upper-Hand guess yet.
+        return {"seat": None, "tied": [], "short": f"first into the {CONTROL_ROOM} leads",
+                "text": f"Whoever enters the {CONTROL_ROOM} first takes the Mission Leader "
+                        "Token and leads the Mission."}
     if CONTROL_ROOM in state["locations"] and holder in ids:
         if first_at(state, CONTROL_ROOM) == holder:
             text = f"{_name(state, holder)} leads the Mission: first into the {CONTROL_ROOM}."
@@ -219,7 +296,7 @@ def leader_preview(state):
     least = min(state["upper_hand"][s] for s in ids)
     tied = [s for s in ids if state["upper_hand"][s] == least]
     reason = ("the Control Room is not in play" if CONTROL_ROOM not in state["locations"]
-              else "nobody holds the Mission Leader Token yet")
+              else "nobody entered the Control Room")
     if len(tied) == 1:
         text = (f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}.")
         short = f"{_name(state, tied[0])} has the least Upper Hand ({least}) right now"
