@@ -47,6 +47,12 @@
     el.dataset.keepKey = label;
     return label + "#" + n;
   }
+  // What a menu shows when nobody touched it: its option marked selected, else its first
+  // (so a menu with no marked option is not "changed" and does not blank the new one).
+  function selectDefault(select) {
+    var marked = Array.from(select.options).find(function (o) { return o.defaultSelected; });
+    return marked ? marked.value : (select.options[0] ? select.options[0].value : "");
+  }
   var kept = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = event.detail.target;
@@ -65,7 +71,7 @@
       var k = keyOf(f, fields);
       if (submitted && f.form === submitted) return;
       var changed = f.type === "checkbox" || f.type === "radio" ? f.checked !== f.defaultChecked
-        : f.tagName === "SELECT" ? !Array.from(f.options).every(function (o) { return o.selected === o.defaultSelected; })
+        : f.tagName === "SELECT" ? f.value !== selectDefault(f)
         : f.value !== f.defaultValue;
       if (changed) kept.values[k] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
       if (f === document.activeElement) kept.focus = k;

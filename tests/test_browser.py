@@ -98,7 +98,7 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
     ana.context.set_offline(False)
     ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     ana.wait_for_selector(shows("Ana", 20))
-    assert ana.locator(".log li .what").first.inner_text() == "+1 Ana, points"
+    assert ana.locator(".log li .what").first.text_content() == "+1 Ana, points"  # folded on a phone
 
 
 def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
