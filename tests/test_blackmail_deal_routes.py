@@ -298,9 +298,11 @@ def test_round_end_reveals_the_deal_and_the_verify_page_checks_it(table):
     assert view(host)["round"]["number"] == 2 and hand(bo) == [PAM, ARCHER]
     new_print = deal.short(deal.fingerprint(rigged([MALORY, PAM, PAM, CHERYL, ARCHER])))
     assert dealt(ana)["fingerprint"] == new_print and new_print in host.state()["log"][-1]["text"]
-    # The verify page, open to anyone with the code: round 1 revealed and checked, round 2 not.
+    # The verify page, open to anyone with the code: round 1 revealed, with the public facts a
+    # phone replays it from (the check runs on the phone: blackmail.js), round 2 not.
     page = text(host.client.get(f"/t/{host.code}/blackmail/verify"))
-    assert 'data-verify-round="1"' in page and 'data-check="ok"' in page
+    assert 'data-verify-round="1"' in page and 'data-key="1-1"' in page and "data-replay=" in page
+    assert 'data-key="1-2"' in page and "data-check" not in page
     assert reveal["text"] in page and new_print in page and "Round 2 (being played)" in page
     assert "python3 -c" in page
     good = host.client.get(f"/t/{host.code}/blackmail/verify",

@@ -175,3 +175,74 @@ def test_a_phone_can_add_the_table_to_its_home_screen(live_server, new_phone):
         sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes
     assert page.locator("link[rel=apple-touch-icon]").count() == 1
+
+
+# --- Once You Go Blackmail: the app deals, 4 seats (Ana on her phone, three added by the host)
+
+def blackmail_dealt_table(live_server, new_phone):
+    host = new_phone()
+    code = start_table(host, live_server.url, "blackmail")
+    ana = new_phone("Pixel 7")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    for name in NAMES[:3]:
+        post_as(host, "/seats", name=name)
+    host.reload()
+    host.wait_for_selector(".bm-setup label.pill:has-text('Dee')")
+    host.click("label.mode:has-text('The app deals')")
+    host.click(".bm-setup label.pill:has-text('Ana')")
+    host.click(".bm-setup button.big")
+    ana.wait_for_selector(".bm-hand.mine")
+    return host, ana, code
+
+
+def test_blackmail_a_phone_in_play_shows_its_seat_and_hand_first(live_server, new_phone):
+    host, ana, code = blackmail_dealt_table(live_server, new_phone)
+    for width, device in PHONES.items():
+        size = ana.context.browser.devices[device]["viewport"]
+        ana.set_viewport_size(size)
+        ana.reload()
+        me = ana.get_by_role("region", name="You")
+        me.get_by_text("Ana", exact=True).wait_for()
+        box = me.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (width, box)
+        # The hand control (covered until tapped) is within the first screen.
+        cover = me.locator("details.bm-cover > summary")
+        hand = cover.bounding_box()
+        assert hand["y"] + hand["height"] <= size["height"], (width, hand)
+        assert ana.locator("li.other:has(.name:text-is('Bo')) [data-vp]").inner_text() == "0"
+        # No other seat's controls: the others are read-only lines.
+        assert ana.locator("ul.others").locator("button, input, select, a").evaluate_all(
+            "els => els.filter(e => e.checkVisibility()).length") == 0
+        assert ana.get_by_role("button", name="Bo").count() == 0
+        assert no_sideways_scroll(ana), width
+        height = ana.evaluate("document.documentElement.scrollHeight")
+        assert height <= 2.5 * PIXEL_7_HEIGHT, (width, height)
+    cover.click()   # open, the two cards still keep the page within the bound
+    ana.wait_for_selector("details.bm-cover[open] .hand-card")
+    assert ana.evaluate("document.documentElement.scrollHeight") <= 2.5 * PIXEL_7_HEIGHT
+    assert no_sideways_scroll(ana)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
+    host, ana, code = blackmail_dealt_table(live_server, new_phone)
+    screen = new_phone("Desktop Chrome")
+    screen.set_viewport_size({"width": size[0], "height": size[1]})
+    screen.goto(f"{live_server.url}/t/{code}/screen")
+    screen.wait_for_selector(".tv-band [data-fingerprint]")
+    assert screen.evaluate("""() => { const d = document.documentElement;
+        return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }""")
+    # One root element for the board, with the TV frame inside it.
+    assert screen.evaluate("() => [...document.querySelector('#live-body').children].filter(e => !e.matches('.log')).length") == 1
+    assert screen.locator("#live-body > .bm-tv > .tv").count() == 1
+    print_box = screen.locator(".tv-band [data-fingerprint]").bounding_box()
+    assert print_box["x"] + print_box["width"] <= size[0] and print_box["y"] + print_box["height"] <= size[1]
+    for name in ["Ana", *NAMES[:3]]:
+        tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}'))")
+        box = tile.bounding_box()
+        assert box["x"] >= 0 and box["y"] >= 0, name
+        assert box["x"] + box["width"] <= size[0] and box["y"] + box["height"] <= size[1], name
+        for part, least in ((".name", 24), ("[data-vp]", 40)):
+            inner = tile.locator(part).bounding_box()
+            assert inner["y"] + inner["height"] <= box["y"] + box["height"] + 1, (name, part)
+            assert float(tile.locator(part).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= least

@@ -1,19 +1,72 @@
-// Once You Go Blackmail...: what a phone remembers for the fairness check (issue 16).
-// The board carries a hidden [data-bm-memo] with this phone's fingerprint and the cards it got;
-// they are kept in localStorage, per table and round, as first shown (never overwritten by a
-// later, different fingerprint), so the verify page can check the revealed deal against them.
+// Once You Go Blackmail...: the phone's part of the fairness check (issue 16) and the short
+// "Undo" after awarding a Victory Point in scores-only mode.
+//  - remember(): the board carries a hidden [data-bm-memo] with this phone's fingerprint and the
+//    cards it got; they are kept in localStorage, per table and round, as first shown (never
+//    overwritten by a later, different fingerprint).
+//  - On the verify page, check(): the revealed text must hash to the remembered fingerprint, and
+//    replaying the round from the revealed order and the public plays must give this phone the
+//    cards it remembers. crypto.subtle needs https (a LAN is plain http), so SHA-256 is here.
 (function () {
   "use strict";
   if (window.blackmailLoaded) { return; }   // the board re-renders with every live refresh
   window.blackmailLoaded = true;
 
+  // ------------------------------------------------------------------ SHA-256 (FIPS 180-4)
+  var K = [0x428a2f98,0x71374491,0xb5c0fbcf,0xe9b5dba5,0x3956c25b,0x59f111f1,0x923f82a4,0xab1c5ed5,
+    0xd807aa98,0x12835b01,0x243185be,0x550c7dc3,0x72be5d74,0x80deb1fe,0x9bdc06a7,0xc19bf174,
+    0xe49b69c1,0xefbe4786,0x0fc19dc6,0x240ca1cc,0x2de92c6f,0x4a7484aa,0x5cb0a9dc,0x76f988da,
+    0x983e5152,0xa831c66d,0xb00327c8,0xbf597fc7,0xc6e00bf3,0xd5a79147,0x06ca6351,0x14292967,
+    0x27b70a85,0x2e1b2138,0x4d2c6dfc,0x53380d13,0x650a7354,0x766a0abb,0x81c2c92e,0x92722c85,
+    0xa2bfe8a1,0xa81a664b,0xc24b8b70,0xc76c51a3,0xd192e819,0xd6990624,0xf40e3585,0x106aa070,
+    0x19a4c116,0x1e376c08,0x2748774c,0x34b0bcb5,0x391c0cb3,0x4ed8aa4a,0x5b9cca4f,0x682e6ff3,
+    0x748f82ee,0x78a5636f,0x84c87814,0x8cc70208,0x90befffa,0xa4506ceb,0xbef9a3f7,0xc67178f2];
+
+  function rotr(x, n) { return (x >>> n) | (x << (32 - n)); }
+
+  function sha256(text) {
+    var bytes = new TextEncoder().encode(String(text));
+    var n = bytes.length, total = Math.ceil((n + 9) / 64) * 64;
+    var m = new Uint8Array(total);
+    m.set(bytes);
+    m[n] = 0x80;
+    var view = new DataView(m.buffer);
+    view.setUint32(total - 8, Math.floor(n / 0x20000000));   // the length in bits, big-endian
+    view.setUint32(total - 4, (n * 8) >>> 0);
+    var H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var W = new Int32Array(64);
+    for (var off = 0; off < total; off += 64) {
+      var i;
+      for (i = 0; i < 16; i++) W[i] = view.getInt32(off + 4 * i);
+      for (i = 16; i < 64; i++) {
+        var x = W[i - 15], y = W[i - 2];
+        W[i] = (W[i - 16] + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + W[i - 7]
+                + (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10))) | 0;
+      }
+      var a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
+      for (i = 0; i < 64; i++) {
+        var t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + W[i]) | 0;
+        var t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0;
+      H[4] = (H[4] + e) | 0; H[5] = (H[5] + f) | 0; H[6] = (H[6] + g) | 0; H[7] = (H[7] + h) | 0;
+    }
+    return H.map(function (v) { return (v >>> 0).toString(16).padStart(8, "0"); }).join("");
+  }
+
+  // ------------------------------------------------------------------ what the phone remembers
+  function memoKey(table, round) { return "blackmail:" + table + ":" + round; }
+
+  function recall(key) {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+  }
+
   function remember() {
     var el = document.querySelector("[data-bm-memo]");
     if (!el) return;
-    var key = "blackmail:" + el.dataset.table + ":" + el.dataset.round;
+    var key = memoKey(el.dataset.table, el.dataset.round);
     var got = el.dataset.got ? el.dataset.got.split(",").map(Number) : [];
-    var kept = null;
-    try { kept = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { kept = null; }
+    var kept = recall(key);
     if (kept && kept.fingerprint !== el.dataset.fingerprint) return;  // the first one shown stands
     if (kept && kept.got.length >= got.length) return;
     if (kept && kept.got.some(function (c, i) { return got[i] !== c; })) {
@@ -25,7 +78,188 @@
       fingerprint: el.dataset.fingerprint, seat: Number(el.dataset.seat), got: got
     }));
   }
-  document.addEventListener("htmx:afterSettle", remember);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", remember);
-  else remember();
+
+  // ------------------------------------------------------------------ replaying a round
+  // The same steps as companion/games/blackmail/dealt.py, from public facts only: the revealed
+  // order and reshuffle, who was dealt in which order, the seats, and the public plays.
+  var CHERYL = 4, PAM = 5, RAY = 6, LANA = 7;
+
+  function parseText(text) {
+    var parts = String(text).trim().split("|");
+    if (parts.length !== 3) return null;
+    var nums = function (s) { return s.split(",").map(function (v) { return Number(v); }); };
+    return { order: nums(parts[0]), lana: nums(parts[1]), salt: parts[2] };
+  }
+
+  function replay(deal, facts) {
+    var label = function (c) { return facts.cards[c] || ("card " + c); };
+    var name = function (s) { return facts.names[s] || ("seat " + s); };
+    var order = deal.order, hands = {}, got = {}, out = {}, guarded = {};
+    var secret = order[0], deck = order.slice(1 + facts.dealt_to.length);
+    facts.seats.forEach(function (s) { got[s] = []; hands[s] = []; });
+    function give(s, card, how) { hands[s].push(card); got[s].push({ card: card, how: how }); }
+    facts.dealt_to.forEach(function (s, i) { give(s, order[1 + i], "dealt"); });
+    if (facts.plays.length && facts.plays[0].seat !== facts.dealt_to[0]) {
+      return { problem: "The first play is not by the player dealt to first." };
+    }
+    give(facts.dealt_to[0], deck.shift(), "drawn before turn 1");
+    for (var k = 0; k < facts.plays.length; k++) {
+      var p = facts.plays[k], hand = hands[p.seat], at = hand.indexOf(p.card), t = p.target;
+      delete guarded[p.seat];                           // Cheryl/Carol's cover ends on your turn
+      if (at < 0) {
+        return { got: got, problem: "Turn " + p.turn + ": " + name(p.seat) + " played " + label(p.card)
+          + ", but the revealed order gave them " + hand.map(label).join(" and ") + "." };
+      }
+      hand.splice(at, 1);
+      if ((p.card === PAM || p.card === RAY) && t !== null) {
+        var dropped = hands[t].pop();
+        if (dropped !== p.discarded) {
+          return { got: got, problem: "Turn " + p.turn + ": " + name(t) + " dropped " + label(p.discarded)
+            + ", but the revealed order gave them " + label(dropped) + "." };
+        }
+        var fresh;
+        if (p.card === PAM) {
+          if (deck.length) fresh = deck.shift(); else { fresh = secret; secret = null; }
+        } else {
+          fresh = secret;
+          secret = deck.length ? deck.shift() : null;
+        }
+        give(t, fresh, label(p.card) + " on turn " + p.turn);
+      } else if (p.card === LANA) {
+        var live = facts.seats.filter(function (s) { return !out[s] && !guarded[s]; });
+        var pool = live.map(function (s) { return hands[s][0]; });
+        if (secret !== null) pool.push(secret);
+        var mixed = deal.lana.filter(function (i) { return i < pool.length; }).map(function (i) { return pool[i]; });
+        live.forEach(function (s, i) { hands[s] = []; give(s, mixed[i], label(LANA) + " on turn " + p.turn); });
+        if (secret !== null) secret = mixed[mixed.length - 1];
+      } else if (p.card === CHERYL && p.choice === "protect") {
+        guarded[p.seat] = true;
+      }
+      if (p.eliminated !== null && p.eliminated !== undefined) {
+        var shown = hands[p.eliminated][0];
+        if (p.revealed !== null && p.revealed !== undefined && shown !== p.revealed) {
+          return { got: got, problem: "Turn " + p.turn + ": " + name(p.eliminated) + " showed " + label(p.revealed)
+            + ", but the revealed order gave them " + label(shown) + "." };
+        }
+        hands[p.eliminated] = [];
+        out[p.eliminated] = true;
+        delete guarded[p.eliminated];
+      }
+      if (k + 1 < facts.plays.length) give(facts.plays[k + 1].seat, deck.shift(), "drawn before turn " + (p.turn + 1));
+    }
+    return { got: got, problem: null };
+  }
+
+  // ------------------------------------------------------------------ the verify page
+  function say(box, ok, text) {
+    box.textContent = (ok === true ? "✓ " : ok === false ? "✗ " : "") + text;
+    box.className = ok === true ? "ok" : ok === false ? "bad" : "muted";
+    box.dataset.check = ok === true ? "ok" : ok === false ? "bad" : "none";
+  }
+
+  function checkRound(section, table) {
+    var box = section.querySelector("[data-phone-check]");
+    if (!box) return;
+    var kept = recall(memoKey(table, section.dataset.key));
+    var textEl = section.querySelector("[data-commit]");
+    if (!textEl) {                                      // the round is still being played
+      if (!kept) { say(box, null, "This phone has no fingerprint noted for this round."); return; }
+      var now = section.querySelector("[data-fingerprint-full]").dataset.fingerprintFull;
+      if (kept.fingerprint === now) say(box, true, "Same fingerprint as this phone noted at the deal.");
+      else say(box, false, "This phone noted a different fingerprint at the deal: " + kept.fingerprint.slice(0, 16) + ".");
+      return;
+    }
+    if (!kept) {
+      say(box, null, "This phone did not play this round (or its browser forgot it), so it has nothing to compare. "
+        + "Check it on a phone that did, or with the Python line below.");
+      return;
+    }
+    var text = textEl.textContent.trim();
+    var hash = sha256(text);
+    if (hash !== kept.fingerprint) {
+      say(box, false, "The revealed text does not hash to the fingerprint this phone noted at the deal ("
+        + kept.fingerprint.slice(0, 16) + "); its hash starts " + hash.slice(0, 16) + ".");
+      return;
+    }
+    var deal = parseText(text), facts = JSON.parse(section.dataset.replay);
+    var deck = deal ? deal.order.slice().sort().join(",") : "";
+    if (!deal || deck !== facts.deck.slice().sort().join(",")) {
+      say(box, false, "The revealed order is not the 16 cards of the deck.");
+      return;
+    }
+    var result = replay(deal, facts);
+    if (result.problem) { say(box, false, result.problem); return; }
+    var expected = result.got[kept.seat] || [];
+    var label = function (c) { return facts.cards[c] || ("card " + c); };
+    for (var i = 0; i < kept.got.length; i++) {
+      var want = expected[i];
+      if (!want || want.card !== kept.got[i]) {
+        say(box, false, "Card " + (i + 1) + " this phone got was " + label(kept.got[i]) + ", but the revealed order gives "
+          + (want ? label(want.card) + " (" + want.how + ")" : "no such card") + ".");
+        return;
+      }
+    }
+    if (kept.conflict) {
+      say(box, false, "During the round the app showed this phone a different list of its past cards.");
+      return;
+    }
+    var who = facts.names[kept.seat] || "this phone";
+    say(box, true, "The revealed text hashes to the fingerprint this phone noted at the deal, and the "
+      + kept.got.length + " cards " + who + " got match the revealed order.");
+  }
+
+  function check() {
+    var page = document.querySelector("[data-bm-verify]");
+    if (!page) return;
+    page.querySelectorAll("[data-key]").forEach(function (s) { checkRound(s, page.dataset.table); });
+  }
+
+  // ------------------------------------------------------------------ scores only: Undo for 5 s
+  // Only on the phone that tapped: its own request's answer carries the new event; the Undo
+  // posts to the log's own /undo form for it, and goes away after UNDO_MS.
+  var UNDO_MS = 5000, undo = null;
+
+  function showUndo() {
+    var slot = document.querySelector("[data-bm-undo]");
+    if (!slot) return;
+    slot.innerHTML = "";
+    slot.hidden = true;
+    if (!undo || Date.now() >= undo.until) { undo = null; return; }
+    var form = document.querySelector("#live-body .log li[data-event='" + undo.event + "']:not(.undone) form");
+    if (!form) { undo = null; return; }
+    var copy = form.cloneNode(true);
+    copy.classList.add("bm-undo-form");
+    var button = copy.querySelector("button");
+    button.className = "small";
+    button.textContent = "Undo";
+    var p = document.createElement("p");
+    p.textContent = "Victory Point awarded.";
+    slot.appendChild(p);
+    slot.appendChild(copy);
+    slot.hidden = false;
+    if (window.htmx) window.htmx.process(copy);
+  }
+
+  // The form itself is swapped out by then, so the request is known by its address.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var path = (event.detail.pathInfo || {}).requestPath || "";
+    if (event.detail.xhr.status !== 200 || !/\/act\/round\.score$/.test(path)) return;
+    var live = document.getElementById("live-body");
+    var id = live && live.dataset.version;
+    if (!id) return;
+    undo = { event: id, until: Date.now() + UNDO_MS };
+    showUndo();
+    setTimeout(showUndo, UNDO_MS + 20);
+  });
+
+  function refreshed() {
+    remember();
+    showUndo();
+  }
+
+  window.BlackmailCheck = { sha256: sha256, replay: replay, parseText: parseText };
+  document.addEventListener("htmx:afterSettle", refreshed);
+  function ready() { remember(); check(); showUndo(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -125,27 +125,43 @@ def _deck_rows(reveal, names):
     return rows
 
 
+_PLAY_FACTS = ("turn", "seat", "card", "target", "choice", "discarded", "eliminated", "revealed")
+
+
+def _replay_facts(view, reveal, plays):
+    """The public facts a phone needs to replay a finished round from its revealed order (the
+    order and reshuffle it reads from the revealed text itself): seats in order, who was dealt
+    in which order, and the plays as everyone saw them. blackmail.js does the replay."""
+    return {"seats": [s["id"] for s in view["seats"]], "names": view["names"],
+            "dealt_to": [row["seat"] for row in reveal["dealt"]],
+            "plays": [{k: p.get(k) for k in _PLAY_FACTS} for p in plays],
+            "deck": deal.full_deck(),
+            "cards": {str(c["number"]): card_label(c["number"]) for c in view["characters"]}}
+
+
 @bp.get("/t/<code>/blackmail/verify")
 def verify(code):
     table = game_table(code)
     state = store.load(get_db(), table).state
     view = view_for(state, {"role": "screen", "seat": None})
     rounds = []
+    game = len(view["games"]) + 1        # the key blackmail.js files the phone's memo under
     for h in view["history"]:
         reveal = h.get("reveal")
         if not reveal:
             continue
-        rounds.append({"number": h["number"], "reveal": reveal,
-                       "check": deal.verify(reveal["text"], reveal["fingerprint"]),
-                       "rows": _deck_rows(reveal, view["names"])})
+        rounds.append({"number": h["number"], "key": f"{game}-{h['number']}", "reveal": reveal,
+                       "rows": _deck_rows(reveal, view["names"]),
+                       "replay": _replay_facts(view, reveal, h["plays"])})
     r = view["round"]
     current = None
     if r and r.get("dealt"):
-        current = {"number": r["number"], "fingerprint": r["dealt"]["fingerprint"],
+        current = {"number": r["number"], "key": f"{game}-{r['number']}",
+                   "fingerprint": r["dealt"]["fingerprint"],
                    "fingerprint_full": r["dealt"]["fingerprint_full"], "reveal": r["dealt"]["reveal"]}
         if current["reveal"]:
-            current["check"] = deal.verify(current["reveal"]["text"], current["reveal"]["fingerprint"])
             current["rows"] = _deck_rows(current["reveal"], view["names"])
+            current["replay"] = _replay_facts(view, current["reveal"], r["plays"])
     # Anyone may also paste a revealed text and the fingerprint they noted at the deal.
     text = request.args.get("text", "")[:MAX_FIELD * 2]
     shown = request.args.get("fingerprint", "")[:MAX_FIELD]
