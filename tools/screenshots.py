@@ -35,11 +35,17 @@ def post(page, kind, **fields):
                                  form={"csrf": token, "page": "player", **fields},
                                  headers={"HX-Request": "true", "HX-Target": "live-body",
                                           "Origin": base})
+    assert response.status == 200, (kind, fields, response.text()[:300])
     return response.status
 
 
+def state_of(page):
+    base, code = page.url.split("/t/")[0], page.url.split("/")[-2]
+    return page.request.get(f"{base}/t/{code}/state.json").json()
+
+
 def seat_of(page):
-    return page.request.get(page.url.replace("/me", "/state.json")).json()["viewer"]["seat"]
+    return state_of(page)["viewer"]["seat"]
 
 
 def generic(host, phones):
@@ -47,8 +53,41 @@ def generic(host, phones):
         post(phone, "score", seat=str(seat_of(phone)), delta=str(points), reason="Points")
 
 
+def danger_zone(host, phones):
+    """Setup, round 1's Movement with most tokens revealed, then a few Upper Hand changes."""
+    characters = ("Archer", "Lana", "Cyril", "Pam", "Cheryl", "Ray")
+    for phone, character in zip(phones, characters):
+        post(phone, "character.pick", seat=str(seat_of(phone)), character=character)
+    post(host, "locations.draw")
+    post(host, "initiative.roll")
+    seats = [s["id"] for s in state_of(host)["state"]["seats"]]
+    post(host, "order.confirm", order=",".join(map(str, seats)))
+    post(host, "round.next", to=state_of(host)["state"]["next_step"])
+    places = state_of(host)["state"]["locations"]
+    for phone, place in zip(phones[1:], places * 2):
+        post(phone, "movement.enter", seat=str(seat_of(phone)),
+             location=place if isinstance(place, str) else place["name"])
+    for phone, delta in zip(phones, (3, 1, 4, 2)):
+        post(phone, "upper_hand.change", seat=str(seat_of(phone)), delta=str(delta))
+
+
+def blackmail(host, phones):
+    """The app deals: the first round under way."""
+    post(host, "game.start", tracking="dealt", first_player=str(seat_of(phones[1])),
+         to=state_of(host)["state"]["to"]["start"])
+
+
+def assassins(host, phones):
+    for phone, (prelim, real) in zip(phones, ((3, 2), (1, 0), (4, 5), (0, 1))):
+        seat = str(seat_of(phone))
+        post(phone, "points", seat=seat, delta=str(prelim))
+        if real:
+            post(phone, "points.real", seat=seat, delta=str(real))
+
+
 # What each game does before the pictures: a game left out is shown as its players sat down.
-PREPARE = {"generic": generic}
+PREPARE = {"generic": generic, "danger-zone": danger_zone, "blackmail": blackmail,
+           "assassins": assassins}
 
 
 def shoot(browser, base_url, game):
