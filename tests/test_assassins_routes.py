@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion import box
+from companion import box, store
 from companion.db import get_db
 from conftest import HX
 from assassins_decks import BASE_DECK, WIZARD
@@ -64,9 +64,17 @@ def bank(phone, **form):
     return phone.act("bank", **form)
 
 
-def store_deck(app, entries=DECK):
+def store_deck(app, code, entries=DECK):
+    """Keep a deck list in this table's box (each table has its own copy)."""
     with app.app_context():
-        box.put(get_db(), "assassins", "deck-list", json.dumps(entries))
+        db = get_db()
+        box.put(db, "assassins", "deck-list", json.dumps(entries), table=store.find_table(db, code))
+
+
+def stored_body(app, code):
+    with app.app_context():
+        db = get_db()
+        return box.get(db, "assassins", "deck-list", table=store.find_table(db, code))
 
 
 # ---- the board on every screen ---------------------------------------------------------------
@@ -471,21 +479,29 @@ def test_deck_page_starts_from_the_rulebook_names(three):
     assert "data-deck-form" not in seat_view and "Only the host can change" in seat_view
 
 
-def test_deck_list_saved_and_kept_for_every_later_table(three, app, join):
+def test_deck_list_saved_for_this_table_and_defaults_for_new_ones(three, app, join):
     host, ana, bo, cy = three
     response = host.client.post(f"/t/{host.code}/assassins/deck", data=deck_form(DECK, host.csrf))
     assert response.status_code == 303
     page = text(host.client.get(response.headers["Location"]))
     assert "Deck list saved" in page and "A complete list is stored" in page
-    with app.app_context():
-        stored = json.loads(box.get(get_db(), "assassins", "deck-list"))
+    stored = json.loads(stored_body(app, host.code))
     assert sum(e["copies"] for e in stored if e["name"] != "Wizard") == 28
-    # A new table on the same server can deal the ghost from it at once.
+    assert "data-deal" in text(host.page("/host"))
+    assert "Card E" in text(ana.page())           # card names offered when typing picks
+    # Each table keeps its own box: another table does not see this one's list...
+    other = type(host)(app, None).start("assassins")
+    for name in ("Di", "Ed", "Flo"):
+        join(other, name)
+    assert stored_body(app, other.code) is None and "data-deal" not in text(other.page("/host"))
+    # ...but a list kept as the server's default is copied into every table made after it.
+    with app.app_context():
+        box.put(get_db(), "assassins", "deck-list", json.dumps(DECK))
     later = type(host)(app, None).start("assassins")
     for name in ("Di", "Ed", "Flo"):
         join(later, name)
     assert "data-deal" in text(later.page("/host"))
-    assert "Card E" in text(ana.page())           # card names offered when typing picks
+    assert "data-deal" not in text(other.page("/host"))
 
 
 @pytest.mark.parametrize("change, message", [
@@ -505,8 +521,7 @@ def test_bad_deck_lists_are_refused_and_keep_what_was_typed(three, app, change, 
     html = text(response)
     assert "Not saved." in html and message in html
     assert 'value="Card E"' in html                     # nothing typed is lost
-    with app.app_context():
-        assert box.get(get_db(), "assassins", "deck-list") is None
+    assert stored_body(app, host.code) is None
 
 
 def test_deck_rows_can_be_added_and_blank_lines_ignored(three):
@@ -542,9 +557,11 @@ def test_deck_list_export_and_import(three, app):
     assert json.loads(text(exported))["cards"] == DECK
     # A file upload, and a whole "from your box" export holding the deck list, both import.
     with app.app_context():
-        box.put(get_db(), "assassins", "deck-list", "")
-        whole = json.dumps({"table_companion_box": 1, "entries": [
-            {"game": "assassins", "entry": "deck-list", "body": json.dumps(DECK)}]})
+        db = get_db()
+        box.put(db, "assassins", "deck-list", "", table=store.find_table(db, code))   # forget it
+    assert stored_body(app, code) is None
+    whole = json.dumps({"table_companion_box": 1, "entries": [
+        {"game": "assassins", "entry": "deck-list", "body": json.dumps(DECK)}]})
     response = host.client.post(f"/t/{code}/assassins/deck/import", content_type="multipart/form-data",
                                 data={"csrf": host.csrf, "file": (io.BytesIO(whole.encode()), "box.json")})
     assert response.status_code == 303
@@ -591,7 +608,7 @@ def test_ghost_deal_without_a_deck_list_walks_through_a_physical_deal(three):
 
 def test_ghost_deal_by_the_app_reads_the_stored_list(three, app, client):
     host, ana, bo, cy = three
-    store_deck(app)
+    store_deck(app, host.code)
     html = text(cy.page())
     assert "data-deal" in html and 'name="extras" value="Wizard"' in html
     response = cy.post("/assassins/ghost-deal", {"page": "player", "extras": "Wizard"})
@@ -612,7 +629,7 @@ def test_ghost_deal_by_the_app_reads_the_stored_list(three, app, client):
 
 def test_a_phone_cannot_send_its_own_deck(three, app):
     host, ana, bo, cy = three
-    store_deck(app)
+    store_deck(app, host.code)
     rigged = json.dumps([{"name": "Rigged", "number": 4, "copies": 28}])
     response = ana.act("ghost.deal", deck=rigged)
     assert response.status_code == 422 and "stored" in error_of(response)
@@ -625,7 +642,7 @@ def test_a_phone_cannot_send_its_own_deck(three, app):
 
 def test_incomplete_stored_list_is_explained(three, app):
     host, ana, bo, cy = three
-    store_deck(app, DECK[:3])
+    store_deck(app, host.code, DECK[:3])
     assert "The stored deck list is not complete" in text(ana.page())
     response = ana.post("/assassins/ghost-deal", {"page": "player"})
     assert response.status_code == 422 and "not complete" in error_of(response)
@@ -634,7 +651,7 @@ def test_incomplete_stored_list_is_explained(three, app):
 def test_no_ghost_at_four_seats(host, join, app):
     host.start("assassins")
     phones = [join(host, n) for n in ("Ana", "Bo", "Cy", "Di")]
-    store_deck(app)
+    store_deck(app, host.code)
     response = phones[0].post("/assassins/ghost-deal", {"page": "player"})
     assert response.status_code == 422 and "only plays at a table of 3" in error_of(response)
     assert phones[0].act("points", seat="ghost", delta=1).status_code == 422
@@ -646,7 +663,7 @@ def test_ghost_rules_show_at_their_numbers(three, app):
     html = text(bo.page())
     assert 'data-rule="magician"' in html and "<details class=\"aoa-ghost-rules\"" in html
     assert not re.search(r'data-ghost-rules\s+open', html)   # unknown numbers: a closed reminder
-    store_deck(app)
+    store_deck(app, host.code)
     assert "data-ghost-rules" not in text(bo.page())        # Soldier is at 3 in this list
     step(ana, number=1)
     html = text(bo.page())

@@ -246,3 +246,101 @@ def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
             inner = tile.locator(part).bounding_box()
             assert inner["y"] + inner["height"] <= box["y"] + box["height"] + 1, (name, part)
             assert float(tile.locator(part).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= least
+
+
+# --- Age of Assassins: resolving with points and a kill (Ana on her phone, the rest added by the host)
+
+def assassins_resolving(live_server, new_phone, others):
+    """A table resolving number 3: Ana 4 preliminary, Bo killed, Cy 5 preliminary and 1 real.
+    With 2 others (3 seats) the ghost plays, her cards typed in by the host."""
+    host = new_phone()
+    code = start_table(host, live_server.url, "assassins")
+    ana = new_phone("Pixel 7")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    for name in NAMES[:others]:
+        post_as(host, "/seats", name=name)
+    host.reload()
+    ids = seat_ids(host)
+    if others == 2:
+        post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Magician")
+    post_as(host, "/act/resolve.step", step="next", to="1", force="1")   # nobody drafted here
+    post_as(host, "/act/resolve.step", number="3", at="1")
+    for name, points in (("Ana", 4), ("Bo", 2), ("Cy", 5)):
+        post_as(host, "/act/points", seat=str(ids[name]), delta=str(points), reason="Cook")
+    post_as(host, "/act/points.real", seat=str(ids["Cy"]), delta="1", reason="Cook")
+    post_as(host, "/act/kill", seat=str(ids["Bo"]))
+    return host, ana, code, ids
+
+
+def aoa_visible_steps(page):
+    """Accessible names of the visible point taps (e.g. "Ana plus 2 preliminary")."""
+    return page.locator("button[aria-label*=' plus '], button[aria-label*=' minus ']").evaluate_all(
+        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))")
+
+
+def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_server, new_phone):
+    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)   # with the ghost: the longest page
+    for width, device in PHONES.items():
+        size = ana.context.browser.devices[device]["viewport"]
+        ana.set_viewport_size(size)
+        ana.reload()
+        me = ana.get_by_role("region", name="You")
+        me.get_by_text("Ana", exact=True).wait_for()
+        box = me.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (width, box)
+        assert box["height"] <= 0.4 * size["height"], (width, box)   # sticky: it leaves room to scroll under
+        assert me.locator("[data-prelim]").inner_text() == "4"
+        assert me.get_by_role("button", name="Ana plus 1 preliminary").is_visible()
+        assert me.get_by_role("button", name="Ana plus 1 real").is_visible()
+        assert ana.locator("li.other:has(.name:text-is('Cy')) [data-prelim]").inner_text() == "5"
+        assert ana.locator("li.other:has(.name:text-is('Cy')) [data-real]").inner_text() == "1"
+        assert ana.locator("li.other:has(.name:text-is('Bo')) [data-killed]").is_visible()
+        assert all(label.startswith("Ana ") for label in aoa_visible_steps(ana)), (width, aoa_visible_steps(ana))
+        assert ana.locator("ul.others").locator("button, input, select").evaluate_all(
+            "els => els.filter(e => e.checkVisibility()).length") == 0
+        assert no_sideways_scroll(ana), width
+        height = ana.evaluate("document.documentElement.scrollHeight")
+        assert height <= 2.5 * PIXEL_7_HEIGHT, (width, height)
+        ana.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        ana.wait_for_function("() => Math.abs(document.querySelector('section.me').getBoundingClientRect().top) < 2")
+    # The end screen, its tie-break reading and the rounds table, at the narrowest phones.
+    post_as(host, "/act/resolve.step", number="6", at="3")
+    post_as(host, "/act/points", seat=str(ids["Ana"]), delta="11", reason="Cook")   # 15 each: a tie
+    post_as(host, "/act/points", seat=str(ids["Cy"]), delta="9", reason="Cook")
+    post_as(host, "/act/bank", to="2")
+    for device in ("iPhone SE", "iPhone 13"):
+        ana.set_viewport_size(ana.context.browser.devices[device]["viewport"])
+        ana.reload()
+        ana.wait_for_selector("[data-result] [data-tie-break]")
+        ana.wait_for_selector(".aoa-history table")
+        assert no_sideways_scroll(ana), device
+        host.set_viewport_size(ana.viewport_size)   # the host page's rounds table too
+        host.reload()
+        host.wait_for_selector(".aoa-history table")
+        assert no_sideways_scroll(host), device
+
+
+def test_assassins_the_table_screen_fits_the_tv(live_server, new_phone):
+    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=3)
+    screen = new_phone("Desktop Chrome")
+    for size in ((1280, 800), (1920, 1080)):
+        screen.set_viewport_size({"width": size[0], "height": size[1]})
+        screen.goto(f"{live_server.url}/t/{code}/screen")
+        screen.wait_for_selector(".tv-band [aria-current=step]:text-is('3')")
+        assert screen.evaluate("""() => { const d = document.documentElement;
+            return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }"""), size
+        # One root element for the board, with the TV frame inside it.
+        assert screen.evaluate("() => [...document.querySelector('#live-body').children].filter(e => !e.matches('.log')).length") == 1
+        assert screen.locator("#live-body > .aoa-screen > .tv").count() == 1
+        assert screen.locator("li.tv-seat").count() == 4
+        for name in ["Ana", *NAMES[:3]]:
+            tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}'))")
+            box = tile.bounding_box()
+            assert box["x"] >= 0 and box["y"] >= 0, name
+            assert box["x"] + box["width"] <= size[0] and box["y"] + box["height"] <= size[1], (size, name)
+            for part, least in ((".name", 24), ("[data-real]", 40), ("[data-prelim]", 40)):
+                inner = tile.locator(part).bounding_box()
+                assert inner["y"] + inner["height"] <= box["y"] + box["height"] + 1, (size, name, part)
+                assert float(tile.locator(part).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= least
+        assert screen.locator("li.tv-seat:has(.name:text-is('Cy')) [data-prelim]").inner_text() == "5"
+        assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) [data-killed]").is_visible()

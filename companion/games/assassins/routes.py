@@ -2,7 +2,7 @@
 and the ghost deal, which reads that list on the server (a phone never sends the deck).
 
 The deck list is kept with companion.box under game "assassins", entry "deck-list", as JSON
-text, so every later table on this server finds it.
+text, in this table's box (a new table starts from the server's defaults).
 """
 
 import json
@@ -161,14 +161,14 @@ def deck_page(code):
     viewer = access.require_viewer(table)
     stored = deck_info()
     rows = rows_for(stored["entries"]) if stored["complete"] else default_rows()
-    notice = "Deck list saved. Every table on this server uses it." if request.args.get("saved") else None
+    notice = "Deck list saved for this table." if request.args.get("saved") else None
     return render_deck_page(table, viewer, rows, notice=notice)
 
 
 @bp.post("/t/<code>/assassins/deck")
 def deck_save(code):
     table = game_table(code)
-    # The list is kept for every later table on this server, so changing it is the host's call.
+    # The whole table deals from the list, so changing it is the host's call.
     viewer = access.require_viewer(table, host=True)
     access.check_csrf(table)
     rows = posted_rows(request.form)
