@@ -78,7 +78,7 @@ def blackmail(host, phones):
 
 
 def assassins(host, phones):
-    for phone, (prelim, real) in zip(phones, ((3, 2), (1, 0), (4, 5), (0, 1))):
+    for phone, (prelim, real) in zip(phones, ((3, 2), (1, 0), (4, 5), (2, 1))):
         seat = str(seat_of(phone))
         post(phone, "points", seat=seat, delta=str(prelim))
         if real:
