@@ -4,12 +4,12 @@ PYTHON ?= python3
 CHROMIUM ?= /usr/bin/chromium
 ARGS ?=
 
-.PHONY: run test bench
+.PHONY: run test bench screenshots chromium postgresql
 
 run: $(VENV)/.app
 	$(VENV)/bin/companion serve $(ARGS)
 
-test: $(VENV)/.test chromium
+test: $(VENV)/.test chromium postgresql
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest $(ARGS)
 
 $(VENV)/.app: pyproject.toml
@@ -22,7 +22,18 @@ $(VENV)/.test: $(VENV)/.app
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
+# The README's pictures: a phone and the table screen per game, from the real server.
+screenshots: $(VENV)/.test chromium
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python tools/screenshots.py $(ARGS)
+
 # Browser tests drive Debian's Chromium; `playwright install` cannot download here.
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium with apt-get..."; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# The PostgreSQL tests start a throwaway cluster in a temp dir (tests/conftest.py) with
+# Debian's server programs; with COMPANION_TEST_DATABASE_URL set they use that database.
+postgresql:
+	@test -n "$$COMPANION_TEST_DATABASE_URL" || command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "Installing PostgreSQL with apt-get..."; apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }

@@ -1,8 +1,10 @@
 """Shared by the bench scripts: start the real server as the README does, and talk to it."""
 
+import glob
 import http.client
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,13 +22,17 @@ def free_port():
 class Server:
     """`python -m companion serve` on a free loopback port with a fresh data folder."""
 
-    def __init__(self, threads=None, data_dir=None):
+    def __init__(self, threads=None, data_dir=None, database=None, workers=None):
         self.port = free_port()
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="companion-bench-")
         command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--data-dir", self.data_dir]
         if threads:
             command += ["--threads", str(threads)]
+        if database:
+            command += ["--database", database]
+        if workers:
+            command += ["--workers", str(workers)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -37,18 +43,43 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("server did not start: " + self.process.stderr.read().decode())
 
+    def pids(self):
+        """The server and (with --workers) its worker processes."""
+        found, queue = [], [self.process.pid]
+        while queue:
+            pid = queue.pop()
+            found.append(pid)
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    queue += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
+            except OSError:
+                pass
+        return found
+
     def cpu_seconds(self):
-        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User + system CPU of the server's processes (the database server is not counted)."""
+        total = 0
+        for pid in self.pids():
+            try:
+                fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def peak_rss_mb(self):
-        for line in open(f"/proc/{self.process.pid}/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-        return None
+        total = 0
+        for pid in self.pids():
+            try:
+                for line in open(f"/proc/{pid}/status"):
+                    if line.startswith("VmHWM:"):
+                        total += int(line.split()[1]) / 1024
+            except OSError:
+                pass
+        return total
 
     def threads(self):
-        return len(os.listdir(f"/proc/{self.process.pid}/task"))
+        return sum(len(os.listdir(f"/proc/{pid}/task")) for pid in self.pids() if os.path.exists(f"/proc/{pid}"))
 
     def stop(self):
         self.process.terminate()
@@ -116,7 +147,13 @@ def new_table(port, phones, game="generic"):
     clients = []
     for n in range(phones):
         phone = Client(port)
-        phone.post(f"/t/{code}/join", {"name": f"P{n}"})
+        for _ in range(5):  # a busy server may ask a join to retry (503)
+            status = phone.post(f"/t/{code}/join", {"name": f"P{n}"})[0]
+            if "tc" in phone.cookies:
+                break
+            time.sleep(0.5)
+        else:
+            raise RuntimeError(f"joining table {code} failed with status {status}")
         phone.get(f"/t/{code}/me")
         clients.append(phone)
     return code, clients
@@ -127,3 +164,73 @@ def percentile(values, q):
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+# --- a throwaway PostgreSQL for tests and benches ------------------------------------------
+
+class NoPostgres(Exception):
+    """PostgreSQL's server programs are not installed (make test installs them)."""
+
+
+def postgres_bin():
+    """The folder holding initdb: on PATH, or Debian's /usr/lib/postgresql/<version>/bin."""
+    found = shutil.which("initdb")
+    if found:
+        return os.path.dirname(found)
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                      key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1)))
+    if not versions:
+        raise NoPostgres("initdb was not found (install Debian's postgresql package; `make test` does)")
+    return os.path.dirname(versions[-1])
+
+
+class TempPostgres:
+    """A PostgreSQL cluster in a temporary folder, reached on a unix socket in that folder,
+    stopped and deleted by stop(). initdb refuses root, so as root it runs as `postgres`."""
+
+    def __init__(self):
+        self.bin = postgres_bin()
+        self.dir = tempfile.mkdtemp(prefix="companion-pg-")
+        self.data = os.path.join(self.dir, "data")
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        self.user = "postgres" if self.as_root else None
+        self.url = None
+
+    def _run(self, *command, check=True):
+        if self.as_root:
+            command = ("runuser", "-u", "postgres", "--", *command)
+        return subprocess.run(command, capture_output=True, text=True, check=check)
+
+    def start(self):
+        if self.as_root:
+            shutil.chown(self.dir, "postgres")
+            os.chmod(self.dir, 0o700)
+        try:
+            self._run(os.path.join(self.bin, "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres",
+                      "-E", "UTF8", "--no-sync")
+            options = (f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off "
+                       f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
+                       f"-c shared_buffers=64MB")
+            self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l",
+                      os.path.join(self.dir, "log"), "-o", options, "-w", "-t", "30", "start")
+        except subprocess.CalledProcessError as error:
+            log = ""
+            if os.path.exists(os.path.join(self.dir, "log")):
+                log = open(os.path.join(self.dir, "log")).read()[-2000:]
+            self.stop()
+            raise RuntimeError(f"could not start PostgreSQL: {error.stderr or error.stdout}{log}") from None
+        self.url = f"postgresql://postgres@/postgres?host={self.dir}&port={self.port}"
+        return self
+
+    def stop(self):
+        if os.path.exists(os.path.join(self.data, "postmaster.pid")):
+            self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate", "-w",
+                      "stop", check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def schema_url(url, schema):
+    """The same database with `schema` first on the search path (a fresh one per test)."""
+    joiner = "&" if "?" in url else "?"
+    return url + joiner + urllib.parse.urlencode({"options": f"-csearch_path={schema}"})

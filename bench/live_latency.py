@@ -11,6 +11,10 @@ last: p50_ms, p95_ms, p99_ms, max_ms, missed, errors, streams, cpu_s, peak_rss_m
 With --refetch every phone also does what its page does on each message: GET its live
 fragment. Then the summary adds seen_p50_ms / seen_p95_ms: from the POST to each phone
 holding a fragment with the change in it (what a player actually sees).
+
+With --database postgresql://… the server keeps its tables there (--database temp starts a
+throwaway PostgreSQL for the run), and --workers N runs N processes (gunicorn + gevent);
+cpu_s then counts every server process, not the database's.
 """
 
 import argparse
@@ -23,7 +27,7 @@ import selectors
 import threading
 import time
 
-from benchlib import Client, Server, event_stream, new_table, percentile
+from benchlib import Client, Server, TempPostgres, event_stream, new_table, percentile
 
 TIMEOUT = 5.0
 
@@ -43,6 +47,18 @@ class Refetcher:
         self.fetched = {}  # (table, phone) -> [(version in fragment, time)]
         self.holding = {}  # (table, phone) -> newest version the phone shows
         self.errors = 0
+        self.pending = 0
+        self.pending_lock = threading.Lock()
+
+    def settle(self, timeout=300):
+        """Wait until the fetches the opening messages caused are done: pages that opened
+        before the game started hold their fragment already, so taps are timed after that."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.pending_lock:
+                if self.pending == 0:
+                    return
+            time.sleep(0.1)
 
     def posted(self, key, version):
         """A phone's own tap answered with the fresh fragment, as the page swaps it in."""
@@ -51,7 +67,16 @@ class Refetcher:
 
     def changed(self, key, version):
         if version > self.holding.get(key, 0):  # as app.js: no re-fetch for what it shows
-            self.pool.submit(self._fetch, key, version)
+            with self.pending_lock:
+                self.pending += 1
+            self.pool.submit(self._fetch_counted, key, version)
+
+    def _fetch_counted(self, key, wanted):
+        try:
+            self._fetch(key, wanted)
+        finally:
+            with self.pending_lock:
+                self.pending -= 1
 
     def _fetch(self, key, wanted):
         code, client = self.clients[key]
@@ -148,10 +173,24 @@ def main():
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between one phone's taps")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default: the CLI's)")
     parser.add_argument("--refetch", action="store_true", help="phones re-fetch their fragment on each message")
+    parser.add_argument("--database", default=None,
+                        help="postgresql://… (or 'temp' for a throwaway PostgreSQL); default SQLite")
+    parser.add_argument("--workers", type=int, default=None, help="server processes (gunicorn + gevent)")
     args = parser.parse_args()
 
     streams_total = args.tables * args.phones
-    server = Server(threads=args.threads)  # None: started exactly as the README starts it
+    cluster = TempPostgres().start() if args.database == "temp" else None
+    database = cluster.url if cluster else args.database
+    try:
+        run(args, streams_total, database)
+    finally:
+        if cluster:
+            cluster.stop()
+
+
+def run(args, streams_total, database):
+    # None: started exactly as the README starts it
+    server = Server(threads=args.threads, database=database, workers=args.workers)
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
@@ -171,6 +210,8 @@ def main():
             reader.start()
             ready.wait(60)
         time.sleep(1.0)  # every stream has sent its opening version
+        if refetcher:
+            refetcher.settle()
         cpu_before = server.cpu_seconds()
 
         posts = []  # (table index, version, sent at)
@@ -247,6 +288,7 @@ def main():
             "missed": missed, "errors": errors,
             "cpu_s": round(cpu, 2), "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
+            "database": "postgresql" if database else "sqlite", "workers": args.workers or 1,
         }
         if refetcher:
             summary.update({"seen_p50_ms": round(percentile(visible, 50), 2) if visible else None,

@@ -21,11 +21,20 @@ def default_data_dir():
 
 
 def _key_file(data_dir, name, make):
-    """A key kept beside the database, so it survives a restart."""
+    """A key kept in the data dir, so it survives a restart and every process that shares
+    the folder reads the same one: written whole under a temporary name, then linked into
+    place, so two processes starting at once cannot end up with different keys."""
     path = Path(data_dir) / name
     if not path.exists():
-        path.write_text(make())
-        path.chmod(0o600)
+        temp = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}")
+        temp.write_text(make())
+        temp.chmod(0o600)
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass  # another process got there first: use its key
+        finally:
+            temp.unlink()
     return path.read_text().strip()
 
 
@@ -37,6 +46,7 @@ def create_app(test_config=None):
     app.config.from_mapping(
         DATA_DIR=data_dir,
         DATABASE=str(Path(data_dir) / "companion.sqlite3"),
+        DATABASE_URL=None,  # postgresql://… for several processes; None keeps SQLite above
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
         HEARTBEAT_SECONDS=15,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -44,12 +54,15 @@ def create_app(test_config=None):
     )
     if test_config:
         app.config.update(test_config)
+    # Every process behind one address must sign cookies with the same key: from the
+    # environment (processes on several machines), else a file in the shared data dir.
     app.config.setdefault("SECRET_KEY", None)
     if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = _key_file(data_dir, "secret.key", lambda: secrets.token_hex(32))
+        app.config["SECRET_KEY"] = (os.environ.get("COMPANION_SECRET_KEY")
+                                    or _key_file(data_dir, "secret.key", lambda: secrets.token_hex(32)))
     # Whoever runs the server may change the box text every new table starts with (the
     # address with this key is printed by `companion serve`).
-    app.config.setdefault("ADMIN_KEY", None)
+    app.config.setdefault("ADMIN_KEY", os.environ.get("COMPANION_ADMIN_KEY"))
     if not app.config["ADMIN_KEY"]:
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 

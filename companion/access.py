@@ -10,9 +10,10 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, g, request
 
 from . import store
-from .db import get_db
+from .db import get_db, uses_postgres
 
 COOKIE = "tc"
+TOO_MANY = "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen."
 COOKIE_DAYS = 30
 
 
@@ -103,7 +104,7 @@ class GuessLimiter:
     def check(self, client):
         with self._lock:
             if len(self._recent(client, time.monotonic())) >= self.misses:
-                abort(429, "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen.")
+                abort(429, TOO_MANY)
 
     def miss(self, client):
         with self._lock:
@@ -112,5 +113,45 @@ class GuessLimiter:
                 self._seen = {k: v for k, v in self._seen.items() if v}
 
 
+class SharedGuessLimiter(GuessLimiter):
+    """The same limit kept in PostgreSQL, so guesses made at any process count together.
+
+    Each process reads a client's count at most once a `fresh` seconds and adds its own
+    misses at once, so a page load does not cost a query while a guesser at several
+    processes is still stopped within about a second of reaching the limit."""
+
+    def __init__(self, misses=20, window=60.0, fresh=1.0):
+        super().__init__(misses, window)
+        self.fresh = fresh
+        self._counts = {}  # client -> [count in the database, when read]
+
+    def _count(self, client):
+        now = time.monotonic()
+        with self._lock:
+            known = self._counts.get(client)
+        if known is None or now - known[1] > self.fresh:
+            known = [store.recent_misses(get_db(), client, self.window), now]
+            with self._lock:
+                if len(self._counts) > 10_000:  # forget idle clients rather than grow forever
+                    self._counts = {k: v for k, v in self._counts.items() if now - v[1] < self.fresh}
+                self._counts[client] = known
+        return known[0]
+
+    def check(self, client):
+        if self._count(client) >= self.misses:
+            abort(429, TOO_MANY)
+
+    def miss(self, client):
+        store.record_miss(get_db(), client, self.window)
+        with self._lock:
+            if client in self._counts:
+                self._counts[client][0] += 1
+
+
 def guess_limiter():
-    return current_app.extensions.setdefault("guess_limiter", GuessLimiter())
+    limiter = current_app.extensions.get("guess_limiter")
+    if limiter is None:
+        limiter = (SharedGuessLimiter(fresh=current_app.config.get("GUESS_COUNT_FRESH_SECONDS", 1.0))
+                   if uses_postgres() else GuessLimiter())
+        limiter = current_app.extensions.setdefault("guess_limiter", limiter)
+    return limiter

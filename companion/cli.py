@@ -1,6 +1,7 @@
 """`companion serve`: the real server (waitress) on the LAN, with the join address and QR."""
 
 import gc
+import json
 import os
 import socket
 import sys
@@ -27,6 +28,59 @@ def main():
     """Table Companion: live bookkeeping for tabletop games, shared by phones on your LAN."""
 
 
+def _fail(message, code=1):
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+def _trust_proxy(app, proxy):
+    """Believe X-Forwarded-For/-Proto only from the named proxy (gunicorn does not rewrite
+    REMOTE_ADDR itself, and the wrong-code limit must count each phone on its own)."""
+    from werkzeug.middleware.proxy_fix import ProxyFix
+    fixed = ProxyFix(app, x_for=1, x_proto=1)
+
+    def middleware(environ, start_response):
+        if environ.get("REMOTE_ADDR") == proxy:
+            return fixed(environ, start_response)
+        for name in ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO"):
+            environ.pop(name, None)
+        return app(environ, start_response)
+
+    return middleware
+
+
+def _gunicorn(config, host, port, workers, connections, trusted_proxy):
+    """N processes, each a gevent loop: an open page costs a greenlet (a few KB), not a thread.
+
+    This process becomes gunicorn's master (exec), which never imports the app: each worker
+    patches threading and sockets for gevent first and only then imports it, so no lock or
+    psycopg wait made before the patch can stop a whole worker."""
+    os.environ["COMPANION_WORKER_CONFIG"] = json.dumps(dict(config, TRUSTED_PROXY=trusted_proxy))
+    command = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
+               "--workers", str(workers), "--worker-connections", str(connections),
+               "--bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+               "--timeout", "30", "--graceful-timeout", "2", "--keep-alive", "5",
+               "--log-level", "warning", "--name", "table-companion",
+               # only the named proxy may say a request came over https
+               f"--forwarded-allow-ips={trusted_proxy or ''}"]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, command + ["companion.cli:worker_app()"])
+
+
+def worker_app():
+    """The app in one gunicorn worker (`companion serve --workers N`)."""
+    config = json.loads(os.environ["COMPANION_WORKER_CONFIG"])
+    trusted_proxy = config.pop("TRUSTED_PROXY", None)
+    app = create_app(config)
+    if trusted_proxy:
+        app.wsgi_app = _trust_proxy(app.wsgi_app, trusted_proxy)
+    # As for waitress: what is loaded now lives as long as the worker.
+    gc.collect()
+    gc.freeze()
+    return app
+
+
 @main.command()
 @click.option("--host", default=lambda: os.environ.get("COMPANION_HOST", "0.0.0.0"),
               show_default="0.0.0.0 (every interface, so phones on the LAN can connect)")
@@ -42,25 +96,63 @@ def main():
 @click.option("--trusted-proxy", default=lambda: os.environ.get("COMPANION_TRUSTED_PROXY"),
               help="Address of a reverse proxy in front of the app, whose X-Forwarded-For names "
                    "each phone (or $COMPANION_TRUSTED_PROXY). Without it that header is ignored.")
-def serve(host, port, data_dir, public_url, threads, trusted_proxy):
-    """Run the app with the waitress WSGI server."""
-    import waitress
+@click.option("--database", default=lambda: os.environ.get("COMPANION_DATABASE_URL"),
+              help="PostgreSQL address, e.g. postgresql://companion@localhost/companion (or "
+                   "$COMPANION_DATABASE_URL), so several processes share the tables. Default: SQLite in the data dir.")
+@click.option("--workers", type=int, default=lambda: int(os.environ.get("COMPANION_WORKERS", 1)),
+              show_default="1", help="Processes. 1 is waitress with threads; more runs gunicorn with "
+                                     "gevent workers (needs --database).")
+@click.option("--connections", type=int, default=lambda: int(os.environ.get("COMPANION_CONNECTIONS", 1000)),
+              show_default="1000", help="With --workers above 1: connections each process holds; "
+                                        "a tenth stay free for taps.")
+def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, workers, connections):
+    """Run the app: waitress in one process, or gunicorn + gevent with --workers."""
+    from . import db
+
+    if workers < 1:
+        _fail("--workers must be 1 or more.", 2)
+    if workers > 1 and not database:
+        _fail("--workers above 1 needs --database postgresql://…: with SQLite in the data dir, "
+              "a tap on one process would never reach the phones watching another.", 2)
+    if database:
+        try:
+            db.check_database(database)  # also creates or upgrades the schema, once
+        except db.DatabaseUnavailable as error:
+            _fail(str(error), 2 if not db.is_postgres_url(database) else 1)
 
     if not public_url:
         shown_host = lan_address() if host in ("0.0.0.0", "::", "") else host
         public_url = f"http://{shown_host}:{port}"
     public_url = public_url.rstrip("/")
-    app = create_app({"DATA_DIR": data_dir, "PUBLIC_URL": public_url,
-                      "STREAM_LIMIT": live.streams_allowed(threads)})
+    stream_limit = (live.streams_allowed(threads) if workers == 1
+                    else connections - max(16, connections // 10))
+    config = {"DATA_DIR": data_dir, "PUBLIC_URL": public_url, "STREAM_LIMIT": stream_limit}
+    if database:
+        config["DATABASE_URL"] = database
+    app = create_app(config)
+    click.echo(qr.terminal(public_url + "/"))
+    click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
+    if workers == 1:
+        click.echo(f"Live pages: {stream_limit} at once (--threads {threads}); more than that check back every few seconds.")
+    else:
+        click.echo(f"Live pages: {stream_limit} per process, {stream_limit * workers} in all "
+                   f"(--workers {workers}, --connections {connections}); more than that check back every few seconds.")
+    click.echo(f"Server-wide box text (the defaults new tables copy) is changed only from: "
+               f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)")
+    if database:
+        click.echo(f"Data: {db.shown_url(database)}   (Ctrl+C stops the server)")
+    else:
+        click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
+    sys.stdout.flush()
+    if workers > 1:
+        del app  # each worker builds its own, after gevent has patched it
+        _gunicorn(config, host, port, workers, connections, trusted_proxy)
+        return
+
+    import waitress
     # Hand the GIL over sooner (default 5 ms): a woken live stream then waits less behind a
     # page render to send its one-line message.
     sys.setswitchinterval(0.001)
-    click.echo(qr.terminal(public_url + "/"))
-    click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
-    click.echo(f"Live pages: {app.config['STREAM_LIMIT']} at once (--threads {threads}); more than that check back every few seconds.")
-    click.echo(f"Server-wide box text (the defaults new tables copy) is changed only from: "
-               f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)")
-    click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
     # Behind a proxy every phone arrives from the proxy's address; the wrong-code limit must
     # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).
     proxy = dict(trusted_proxy=trusted_proxy, trusted_proxy_count=1,

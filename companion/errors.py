@@ -42,6 +42,22 @@ def storage_error(error):
     return handle(InternalServerError())
 
 
+def postgres_error(error):
+    """PostgreSQL lost, restarting or too busy: the transaction did not commit, nothing is
+    lost, and the pool replaces dead connections, so the next tap after it is back works."""
+    import psycopg
+    current_app.logger.error("database error: %s", error)
+    if isinstance(error, psycopg.errors.LockNotAvailable):
+        return handle(ServiceUnavailable(
+            "The table is busy saving other changes and could not save this one. "
+            "Nothing was applied; try again."))
+    if isinstance(error, psycopg.OperationalError):
+        return handle(ServiceUnavailable(
+            "The table cannot reach its database right now. Nothing was applied and everything "
+            "saved before is kept; try again in a moment."))
+    return handle(InternalServerError())
+
+
 def handle(error):
     if not isinstance(error, HTTPException):
         current_app.logger.exception("unexpected error", exc_info=error)
@@ -62,4 +78,7 @@ def handle(error):
 def init_app(app):
     app.register_error_handler(HTTPException, handle)
     app.register_error_handler(sqlite3.Error, storage_error)
+    if app.config.get("DATABASE_URL"):  # psycopg is imported only when it is used
+        import psycopg
+        app.register_error_handler(psycopg.Error, postgres_error)
     app.register_error_handler(Exception, handle)

@@ -6,13 +6,15 @@ travels in the stream. A stream sends the current version as soon as it opens, s
 that reconnects after sleeping re-fetches at once and misses nothing.
 """
 
+import os
+import socket
 import threading
 import time
 
 from flask import Blueprint, Response, current_app, request
 
 from . import access, store
-from .db import close_db, get_db
+from .db import ChangeListener, close_db, get_db, uses_postgres
 
 bp = Blueprint("live", __name__)
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
@@ -53,6 +55,11 @@ class Notifier:
     def open_streams(self):
         return len(self._open)
 
+    def watched(self):
+        """The tables with an open stream here (a listener that reconnects re-reads these)."""
+        with self._lock:
+            return list(self._tables)
+
     def away_seconds(self, table_id, seat):
         """How long a seat's phone has had no open page here (0 while one is open); a seat
         not seen since the server started counts from the start."""
@@ -81,8 +88,17 @@ class Notifier:
                 self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
                 self._reaper.start()
         with table.changed:
-            table.version = max(table.version, version)
+            self._raise(table, version)
         return key
+
+    @staticmethod
+    def _raise(table, version):
+        """Move a table to a newer version and wake its streams; a version heard already
+        (this process's own change coming back through NOTIFY, say) wakes nobody."""
+        if version > table.version:
+            table.version = version
+            table.unsent = table.streams
+            table.changed.notify_all()
 
     def close(self, key):
         """Count a stream out (again is harmless: the generator and the response both call it)."""
@@ -111,9 +127,7 @@ class Notifier:
         if table is None:
             return  # nobody is watching; a stream that opens later reads the version itself
         with table.changed:
-            table.version = max(table.version, version)
-            table.unsent = table.streams
-            table.changed.notify_all()
+            self._raise(table, version)
             if wait:
                 table.sent.wait_for(lambda: table.unsent <= 0 or table.version != version, wait)
 
@@ -159,6 +173,48 @@ def notifier():
     return current_app.extensions.setdefault("live_notifier", Notifier())
 
 
+_listener_lock = threading.Lock()
+
+
+def listener(app=None):
+    """On PostgreSQL, this process's one LISTEN connection (started with the first stream):
+    a change committed by any process wakes the open pages here."""
+    app = app or current_app._get_current_object()
+    found = app.extensions.get("pg_listener")
+    if found is not None and found[0] == os.getpid():
+        return found[1]
+    with _listener_lock:
+        found = app.extensions.get("pg_listener")
+        if found is None or found[0] != os.getpid():  # a forked worker starts its own
+            with app.app_context():
+                live = notifier()
+            found = app.extensions["pg_listener"] = (os.getpid(), ChangeListener(
+                app.config["DATABASE_URL"], live.publish, live.watched).start())
+    return found[1]
+
+
+def _peer_gone(environ):
+    """How a stream learns that its phone has gone: waitress says so; under gunicorn, peek at
+    the socket (an orderly close reads as end of file), so no stream outlives its phone long."""
+    gone = environ.get("waitress.client_disconnected")
+    if gone is not None:
+        return gone
+    sock = environ.get("gunicorn.socket")
+    raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the real one
+    if raw is None or not hasattr(raw, "recv"):
+        return None
+
+    def closed():
+        try:
+            return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    return closed
+
+
 def streams_allowed(threads):
     """How many live streams a server with this many threads may hold: the rest stay free
     for taps and page loads, however many phones are open."""
@@ -174,7 +230,9 @@ def events(code):
     close_db()  # a stream may stay open for hours: it must not hold a database connection
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     live = notifier()
-    key = live.open(table.id, version, request.environ.get("waitress.client_disconnected"),
+    if uses_postgres():
+        listener()
+    key = live.open(table.id, version, _peer_gone(request.environ),
                     current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"])
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread

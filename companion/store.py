@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from . import games, names
-from .db import transaction
+from .db import insert, notify_change, transaction
 from contextlib import contextmanager
 from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, apply_roster,
                          check_post, may_undo, undo_right)
@@ -133,8 +133,8 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
         name = clean_name(name, folded.state)
         if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
             raise RuleError("The host already has a seat.")
-        seat = db.execute("INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
-                          (table.id, token_hash(token) if token else None)).lastrowid
+        seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
+                      (table.id, token_hash(token) if token else None))
         if actor["seat"] is None and actor["role"] == "seat":
             actor = {"role": "seat", "seat": seat}  # a phone joining seats itself
         _append(db, table, folded, "seat.join", {"seat": seat, "name": name, "phone": phone or as_host},
@@ -229,10 +229,15 @@ def _already_applied(db, table, action_id):
 
 @contextmanager
 def _writing(db, table):
-    """A write transaction whose new fold reaches the cache only once it has committed."""
+    """A write transaction whose new fold reaches the cache only once it has committed.
+
+    One append to this table at a time, from any process (db.transaction); the commit
+    tells every process's open pages (db.notify_change: NOTIFY on PostgreSQL)."""
     pending = []
-    with transaction(db):
+    with transaction(db, table.id):
         yield pending
+        if pending:
+            notify_change(db, table.id, pending[-1].version)
     if pending:
         _cache_put(table, pending[-1])
 
@@ -240,11 +245,10 @@ def _writing(db, table):
 def _append(db, table, folded, kind, data, actor, action_id, pending):
     """Insert one event after checking it folds cleanly; the caller holds the transaction."""
     event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now()}
-    event["id"] = db.execute(
-        "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, action_id, created_at)"
+    event["id"] = insert(
+        db, "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, action_id, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]),
-    ).lastrowid
+        (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]))
     if kind == "undo":
         # Voiding an old event changes everything after it: fold the whole log again,
         # strictly, so an undo that later events depend on is refused.
@@ -401,6 +405,22 @@ def export(db, table):
     return {"code": table.code, "game": table.game, "options": table.options,
             "seats": folded.state["seats"], "events": events,
             "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
+
+
+# --- wrong-code guesses, counted in the database when several processes share one -------
+
+def recent_misses(db, client, window):
+    """How many wrong codes this client sent in the last `window` seconds (PostgreSQL)."""
+    return db.execute("SELECT count(*) FROM code_misses WHERE client=?"
+                      " AND at > clock_timestamp() - make_interval(secs => ?)",
+                      (client, float(window))).fetchone()[0]
+
+
+def record_miss(db, client, window):
+    db.execute("INSERT INTO code_misses (client) VALUES (?)", (client,))
+    if _random.random() < 0.02:  # now and then, forget what is older than the window
+        db.execute("DELETE FROM code_misses WHERE at < clock_timestamp() - make_interval(secs => ?)",
+                   (float(window),))
 
 
 def clear_cache():

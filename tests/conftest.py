@@ -178,3 +178,91 @@ def new_phone(browser):
     for context in contexts:
         context.close()
     assert not problems, f"the browser reported: {problems[:5]}"
+
+
+# --- PostgreSQL: a throwaway cluster (or COMPANION_TEST_DATABASE_URL), one schema per test --
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL database for the tests. Without COMPANION_TEST_DATABASE_URL a cluster is
+    started in a temp folder for this session and stopped at its end. In CI a missing
+    PostgreSQL fails the tests rather than skipping them."""
+    import benchlib
+    url = os.environ.get("COMPANION_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        cluster = benchlib.TempPostgres().start()
+    except (benchlib.NoPostgres, RuntimeError) as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed in CI: {error}")
+        pytest.skip(f"PostgreSQL tests skipped: {error}")
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_schema_url(postgres_url):
+    """The test database with a fresh, empty schema of this test's own on the search path."""
+    import uuid
+
+    import benchlib
+    from companion import db as db_module
+    schema = "t_" + uuid.uuid4().hex[:12]
+    admin = db_module.connect_url(postgres_url)
+    admin.execute(f"CREATE SCHEMA {schema}")
+    yield benchlib.schema_url(postgres_url, schema)
+    admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """Where a test's tables live, once per database: an SQLite file's path, or the URL of
+    a fresh PostgreSQL schema. Open it with open_database()."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.sqlite3")
+    return request.getfixturevalue("postgres_schema_url")
+
+
+def open_database(where):
+    """A migrated connection to what the `database` fixture gave."""
+    from companion import db as db_module
+    if db_module.is_postgres_url(where):
+        conn = db_module.connect_url(where)
+        db_module.migrate_pg(conn)
+    else:
+        conn = db_module.connect(where)
+        db_module.migrate(conn)
+    return conn
+
+
+@pytest.fixture
+def pg_app(tmp_path, postgres_schema_url):
+    """The app on a fresh PostgreSQL schema (routes, limits and errors on PostgreSQL)."""
+    store.clear_cache()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
+    yield app
+    from companion import db as db_module
+    found = app.extensions.get("pg_listener")
+    if found:
+        found[1].stop()
+    db_module.forget_connections(app)
+    store.clear_cache()
+
+
+@pytest.fixture(scope="session")
+def pg_live_server(tmp_path_factory, postgres_url):
+    """A real `companion serve --database …` on the session's PostgreSQL."""
+    server = Server(tmp_path_factory.mktemp("pg-live-data"), args=["--database", postgres_url]).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_live_server(request):
+    """The real server, once on SQLite and once on PostgreSQL."""
+    return request.getfixturevalue("live_server" if request.param == "sqlite" else "pg_live_server")

@@ -79,7 +79,8 @@ def test_the_stream_limit_is_checked_and_counted_in_one_step():
     assert notifier.open_streams == 0 and notifier.open(1, 1, limit=1) is not None
 
 
-def test_real_server_streams_changes(live_server):
+def test_real_server_streams_changes(any_live_server):
+    live_server = any_live_server  # on SQLite, and on PostgreSQL (through LISTEN/NOTIFY)
     code, phones = benchlib.new_table(live_server.port, 2)
     sock = benchlib.event_stream(live_server.port, code, timeout=5)
     buffer = b""

@@ -28,15 +28,15 @@ def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server
     phone.click("button:has-text('Sit down')")
     phone.wait_for_url("**/me")
     me = phone.url
-    phone.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Ana'))")
+    phone.wait_for_selector("section.me .name:text-is('Ana')")
 
     # A "?" on the scoreboard opens its entry in the tray. Its circle is small, but a thumb
     # landing up to 8 px outside it still hits it.
-    box = phone.locator(".bm-scores a.help[data-help]").bounding_box()
+    box = phone.locator("section.me a.help[data-help]").bounding_box()
     assert box["width"] < 44
     assert phone.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('a.help')",
                           [box["x"] - 7, box["y"] + box["height"] / 2])
-    phone.click(".bm-scores a.help[data-help]")
+    phone.click("section.me a.help[data-help]")
     tray = phone.locator("#tray")
     phone.wait_for_selector("#tray[open] .rules-entry[data-entry='vp-to-win']")
     assert tray.locator("h1").inner_text() == "Victory Points to win, by player count"
@@ -44,12 +44,12 @@ def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server
 
     # The table changes while the tray is open; nobody has to close it for that.
     join_without_a_phone(live_server.url, code, "Bo")
-    phone.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Bo'))", state="attached")
+    phone.wait_for_selector(".others li.other:has(.name:text-is('Bo'))", state="attached")
 
     phone.click("#tray .close")
     phone.wait_for_selector("#tray", state="hidden")
     assert phone.url == me
-    assert phone.locator(".bm-seats li.seat").count() == 2
+    assert phone.locator(".others li.other").count() == 1
 
     # The bar's "Rules" opens the game's lookup in the tray; results come as you type and open there too.
     phone.click(".bar a.help-link[data-help]")
@@ -65,8 +65,8 @@ def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server
     # Still the same page, and still live.
     assert phone.url == me
     join_without_a_phone(live_server.url, code, "Cy")
-    phone.wait_for_selector(".bm-seats li.seat:has(.name:text-is('Cy'))")
-    assert phone.locator(".bm-seats li.seat").count() == 3
+    phone.wait_for_selector(".others li.other:has(.name:text-is('Cy'))")
+    assert phone.locator(".others li.other").count() == 2
 
 
 def test_quick_references_fit_one_phone_screen_and_search_keeps_its_url(live_server, new_phone):

@@ -3,17 +3,18 @@
 import pytest
 
 from companion import store
-from companion.db import connect, migrate, SCHEMA_VERSION
+from companion.db import PG_SCHEMA_VERSION, SCHEMA_VERSION, PgConn, migrate, migrate_pg
 from companion.games.base import RuleError
+from conftest import open_database
 
 HOST = {"role": "host", "seat": None}
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(database):
+    """Every test here runs on SQLite and on PostgreSQL (conftest's `database`)."""
     store.clear_cache()
-    conn = connect(str(tmp_path / "t.sqlite3"))
-    migrate(conn)
+    conn = open_database(database)
     yield conn
     conn.close()
     store.clear_cache()
@@ -25,6 +26,11 @@ def scores(db, table):
 
 
 def test_schema_is_versioned_and_migrations_are_idempotent(db):
+    if isinstance(db, PgConn):
+        assert db.execute("SELECT version FROM schema_version").fetchone()[0] == PG_SCHEMA_VERSION
+        migrate_pg(db)
+        assert db.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 1
+        return
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     migrate(db)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
