@@ -2,8 +2,9 @@
 
 One folder for the game: rules.py (counts and the ghost's rules), deck.py (card names, deck
 lists, the ghost deal), state.py (a fresh table and read-only questions), moves.py (parse and
-apply), view.py (describe, public_data, view_for) and routes.py (the deck-list screens; the only
-module here that imports Flask, loaded through blueprint()).
+apply: resolving, points, kills, banking), draft.py (picks and their reveal), ghost.py (the
+ghost's cards), view.py (describe, public_data, view_for) and routes.py (the deck-list
+screens; the only module here that imports Flask, loaded through blueprint()).
 """
 
 from . import deck

@@ -1,7 +1,9 @@
 """Age of Assassins moves: parse (form -> event data) and apply (the reducer).
 
 The app keeps the score beside the physical cards: players resolve card effects themselves
-and tap the points in. Deck data and the ghost deal live in deck.py.
+and tap the points in. This module resolves the numbers, moves points, kills, banks and ends the
+game, and hands the draft's kinds to draft.py and the ghost's to ghost.py. Deck data and the
+ghost deal live in deck.py.
 
 Event kinds (data shapes are what `parse` returns):
   resolve.step  {"number": 1-6, "forced": [seat ids]}  the card number being resolved now; "forced"
@@ -29,12 +31,13 @@ Event kinds (data shapes are what `parse` returns):
 
 import copy
 
-from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, read_json, seat_name
+from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_name
 from . import deck
-from .rules import (BANK_AFTER, CARD_MAX, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP,
-                    PENALTY_CHIPS, PICKS, REASON_MAX, REASONS, ROWS, WIN_AT)
-from .state import (_fresh_ghost, _target_name, ghost_cards, has_ghost, names, picks_left, revealed,
-                    row_counts, seat_problem, still_picking)
+from .draft import KINDS as DRAFT_KINDS, apply_draft, parse_draft, parse_seat
+from .ghost import KINDS as GHOST_KINDS, apply_ghost, check_round, no_three_face_up, parse_ghost
+from .rules import (BANK_AFTER, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP, PENALTY_CHIPS,
+                    REASON_MAX, REASONS, WIN_AT)
+from .state import _fresh_ghost, _target_name, has_ghost, names, seat_problem, still_picking
 
 
 # ---- parse: form -> event data -------------------------------------------------------------
@@ -48,26 +51,6 @@ def _parse_target(state, value):
     seat = parse_int(value, "Seat", 0, 2**31)
     find_seat(state, seat)
     return seat
-
-
-def _parse_seat(state, value):
-    seat = parse_int(value, "Seat", 0, 2**31)
-    find_seat(state, seat)
-    return seat
-
-
-def _form_list(value):
-    """A list from a form value that may already be a list or be JSON text."""
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, str) and value.strip():
-        data = read_json(value, "That list")
-        if isinstance(data, dict):
-            data = data.get("cards")
-        if isinstance(data, list):
-            return data
-        raise RuleError("That list could not be read.")
-    return []
 
 
 def parse(kind, form, state, actor, rng):
@@ -97,54 +80,18 @@ def parse(kind, form, state, actor, rng):
         if state["resolve_number"] != BANK_AFTER:
             raise RuleError(_bank_too_early(state))
         return {"round": state["round"]}
-    if kind == "draft.pick":
-        seat = _parse_seat(state, form.get("seat", actor.get("seat") if actor else None))
-        row = str(form.get("row", "")).strip().lower()
-        if row not in ROWS:
-            raise RuleError("Choose the front row or the rear row.")
-        card = " ".join(str(form.get("card") or "").split())
-        if len(card) > CARD_MAX:
-            raise RuleError(f"A card name can be at most {CARD_MAX} characters.")
-        return {"seat": seat, "row": row, "card": deck.canonical_name(card) if card else ""}
-    if kind == "draft.unpick":
-        return {"seat": _parse_seat(state, form.get("seat", actor.get("seat") if actor else None))}
+    if kind in DRAFT_KINDS:
+        return parse_draft(kind, form, state, actor)
     if kind == "penalty":
-        seat = _parse_seat(state, form.get("seat"))
+        seat = parse_seat(state, form.get("seat"))
         delta = parse_int(form.get("delta"), "The change", -PENALTY_CHIPS, PENALTY_CHIPS)
         if delta == 0:
             raise RuleError("The change cannot be zero.")
         return {"seat": seat, "delta": delta}
-    if kind == "ghost.deal":
-        if not has_ghost(state):
-            raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-        entries = form.get("deck")
-        # The deck comes from the list stored on the server, handed in as data; a posted form
-        # only ever carries text, so a phone cannot slip in a deck of its own.
-        if isinstance(entries, str) and entries.strip():
-            raise RuleError("The app deals the ghost only from the deck list stored in the app.")
-        if not entries or not isinstance(entries, (list, tuple)):
-            raise RuleError("The app can deal the ghost only with a complete deck list; deal by hand instead.")
-        extras = deck.parse_extras(form.get("extras"))
-        cards = deck.build_deck(entries, extras)
-        dealt = deck.deal_ghost(cards, rng)
-        return {"round": state["round"], "face_up": dealt["face_up"], "redeals": dealt["redeals"], "extras": extras}
-    if kind in ("ghost.down", "ghost.down.deal"):
-        return _parse_face_down(kind, form, state, rng)
+    if kind in GHOST_KINDS:
+        return parse_ghost(kind, form, state, rng)
     if kind == "tiebreak.seat":
-        return {"seat": _parse_seat(state, form.get("seat"))}
-    if kind == "ghost.record":
-        if not has_ghost(state):
-            raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-        names = [form.get(f"card{i}") for i in range(1, deck.GHOST_FACE_UP + 1)]
-        if not any(names):
-            names = _form_list(form.get("cards"))
-        face_up = []
-        for name in names:
-            name = deck.canonical_name(name.get("name") if isinstance(name, dict) else name)
-            if len(name) > CARD_MAX:
-                raise RuleError(f"A card name can be at most {CARD_MAX} characters.")
-            face_up.append({"name": name, "number": None})
-        return {"round": state["round"], "face_up": face_up}
+        return {"seat": parse_seat(state, form.get("seat"))}
     raise RuleError("Unknown action.")
 
 
@@ -200,41 +147,6 @@ def _parse_step(form, state):
     return data
 
 
-def _parse_face_down(kind, form, state, rng):
-    if not has_ghost(state):
-        raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-    if state["resolve_number"] is None:
-        raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
-    count = deck.GHOST_FACE_DOWN
-    if kind == "ghost.down":
-        cards = []
-        for i in range(1, count + 1):
-            name = deck.canonical_name(form.get(f"down{i}"))
-            if not name:
-                raise RuleError(f"Name all {count} of the ghost's face-down cards.")
-            if len(name) > CARD_MAX:
-                raise RuleError(f"A card name can be at most {CARD_MAX} characters.")
-            cards.append({"name": name, "number": None})
-        return {"round": state["round"], "face_down": cards}
-    entries = form.get("deck")
-    if not entries or not isinstance(entries, (list, tuple)):
-        raise RuleError("The app can draw her face-down cards only with a complete deck list; type them instead.")
-    # What is left unseen: the deck (with this round's extras) less every card known by name.
-    rest = deck.build_deck(entries, state["ghost"].get("extras") or [])
-    known = [c["name"] for c in ghost_cards(state)]
-    for picks in state["picks"].values():
-        known += [p["card"] for p in picks if p["card"]]
-    for name in known:
-        for i, card in enumerate(rest):
-            if deck.canonical_name(card["name"]) == deck.canonical_name(name):
-                del rest[i]
-                break
-    if len(rest) < count:
-        raise RuleError("Too few cards are left unseen to draw her face-down cards; type them instead.")
-    drawn = rng.sample(rest, count)
-    return {"round": state["round"], "face_down": [dict(c) for c in drawn]}
-
-
 # ---- apply: the reducer --------------------------------------------------------------------
 
 def _require_play(state):
@@ -245,24 +157,12 @@ def _require_play(state):
         raise RuleError(problem)
 
 
-def _check_round(state, data):
-    if data.get("round") != state["round"]:
-        raise RuleError(f"Round {data.get('round')} is already over; this is round {state['round']}.")
-
-
-
 def _check_target(state, target):
     if target == GHOST:
         if not has_ghost(state):
             raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
     else:
         find_seat(state, target)
-
-
-def _check_own_seat(event, seat):
-    by = event.get("by") or {}
-    if by.get("role") == "seat" and by.get("seat") != seat:
-        raise RuleError("You can only record your own picks.")
 
 
 def _start_round(state):
@@ -277,7 +177,7 @@ def _start_round(state):
 
 
 def _bank(state, data):
-    _check_round(state, data)
+    check_round(state, data)
     if state["resolve_number"] != BANK_AFTER:
         raise RuleError(_bank_too_early(state))
     banked = []
@@ -358,51 +258,6 @@ def _kill(state, data):
         state["preliminary"][target] = 0
 
 
-def _pick(state, event):
-    data = event["data"]
-    seat = data["seat"]
-    find_seat(state, seat)
-    _check_own_seat(event, seat)
-    row = data["row"]
-    if row not in ROWS:
-        raise RuleError("Choose the front row or the rear row.")
-    name = seat_name(state, seat)
-    _no_three_face_up(state)
-    if picks_left(state, seat) <= 0:
-        raise RuleError(f"{name} has made all {PICKS} picks this round.")
-    shown = revealed(state)
-    if len(state["picks"][seat]) > shown:
-        # Everyone reveals pick k together: nobody moves on to the next one before that.
-        behind = [s["id"] for s in state["seats"] if len(state["picks"][s["id"]]) == shown]
-        raise RuleError(f"{name} has made pick {shown + 1}; the next waits until "
-                        f"{names(state, behind)} {'has' if len(behind) == 1 else 'have'} made it too.")
-    counts = row_counts(state, seat)
-    if counts[row] >= ROWS[row]:
-        other = "front" if row == "rear" else "rear"
-        raise RuleError(f"{name}'s {row} row is full ({ROWS[row]} cards): this pick goes to the {other} row.")
-    card = str(data.get("card") or "")
-    if len(card) > CARD_MAX:
-        raise RuleError(f"A card name can be at most {CARD_MAX} characters.")
-    state["picks"][seat].append({"row": row, "card": card})
-
-
-def _unpick(state, event):
-    seat = event["data"]["seat"]
-    find_seat(state, seat)
-    _check_own_seat(event, seat)
-    if not state["picks"][seat]:
-        raise RuleError(f"{seat_name(state, seat)} has no pick to take back.")
-    by = event.get("by") or {}
-    if len(state["picks"][seat]) <= revealed(state) and by.get("role") != "host":
-        raise RuleError(f"Pick {len(state['picks'][seat])} is already revealed to the table: only the host can take it back.")
-    state["picks"][seat].pop()
-
-
-def _no_three_face_up(state):
-    if has_ghost(state) and state["ghost"]["three_magicians"]:
-        raise RuleError("Three Magicians are face up at the ghost: deal her again before going on.")
-
-
 def _penalty(state, data):
     seat, delta = data["seat"], data["delta"]
     find_seat(state, seat)
@@ -417,61 +272,12 @@ def _penalty(state, data):
     state["penalty_chips"][seat] = new
 
 
-def _ghost_cards(state, data, source):
-    if not has_ghost(state):
-        raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-    _check_round(state, data)
-    ghost = state["ghost"]
-    if ghost["face_up"] is not None and not ghost["three_magicians"]:
-        raise RuleError("The ghost's cards for this round are already dealt.")
-    face_up = data.get("face_up")
-    if not isinstance(face_up, list) or len(face_up) != deck.GHOST_FACE_UP:
-        raise RuleError(f"The ghost has exactly {deck.GHOST_FACE_UP} face-up cards.")
-    cards = []
-    for card in face_up:
-        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
-        if not name:
-            raise RuleError(f"Name all {deck.GHOST_FACE_UP} of the ghost's face-up cards.")
-        number = card.get("number") if isinstance(card, dict) else None
-        cards.append({"name": name, "number": number})
-    three = deck.magician_count(cards) >= deck.MAGICIANS_THAT_MISFIRE
-    if three and source == "dealt":
-        raise RuleError("A deal with three Magicians face up must be redone.")
-    if state["resolve_number"] is not None:
-        raise RuleError("Resolving has started: the ghost's face-up cards are set for this round.")
-    ghost.update({"face_up": cards, "source": source, "three_magicians": three,
-                  "redeals": data.get("redeals", 0) if source == "dealt" else 0,
-                  "extras": list(data.get("extras") or [])})
-
-
-def _ghost_face_down(state, data, source):
-    if not has_ghost(state):
-        raise RuleError(f"The ghost only plays at a table of {GHOST_AT}.")
-    _check_round(state, data)
-    ghost = state["ghost"]
-    if state["resolve_number"] is None:
-        raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
-    if ghost["face_down"] is not None:
-        raise RuleError("The ghost's face-down cards for this round are already recorded: undo that entry to change them.")
-    cards = data.get("face_down")
-    if not isinstance(cards, list) or len(cards) != deck.GHOST_FACE_DOWN:
-        raise RuleError(f"The ghost has exactly {deck.GHOST_FACE_DOWN} face-down cards.")
-    clean = []
-    for card in cards:
-        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
-        if not name:
-            raise RuleError(f"Name all {deck.GHOST_FACE_DOWN} of the ghost's face-down cards.")
-        clean.append({"name": name, "number": card.get("number") if isinstance(card, dict) else None})
-    ghost["face_down"] = clean
-    ghost["face_down_source"] = source
-
-
 def _step_to(state, event):
     data = event["data"]
     number = data.get("number")
     if number not in deck.CARD_NUMBERS:
         raise RuleError(f"The card number must be between {deck.CARD_NUMBERS[0]} and {deck.CARD_NUMBERS[-1]}.")
-    _no_three_face_up(state)
+    no_three_face_up(state)
     if state["resolve_number"] is None and data.get("forced"):
         by = event.get("by") or {}
         who = "the host"
@@ -524,21 +330,11 @@ def apply(state, event):
         _kill(state, data)
     elif kind == "bank":
         _bank(state, data)
-    elif kind == "draft.pick":
-        _pick(state, event)
-    elif kind == "draft.unpick":
-        _unpick(state, event)
+    elif kind in DRAFT_KINDS:
+        apply_draft(state, event)
     elif kind == "penalty":
         _penalty(state, data)
-    elif kind == "ghost.deal":
-        _ghost_cards(state, data, "dealt")
-    elif kind == "ghost.record":
-        _ghost_cards(state, data, "typed")
-    elif kind == "ghost.down":
-        _ghost_face_down(state, data, "typed")
-    elif kind == "ghost.down.deal":
-        _ghost_face_down(state, data, "dealt")
+    elif kind in GHOST_KINDS:
+        apply_ghost(state, kind, data)
     state["started"] = True
     return state
-
-
