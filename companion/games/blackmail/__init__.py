@@ -29,6 +29,7 @@ from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, 
                     SECRET_CARDS, SECRET_LABELS, SECRET_SHORT, SHORT_NAMES, SLUG, TITLE,
                     TRACKING_LABELS, TRACKING_MODES, VP_TO_WIN, card_label, character_name,
                     vp_target)
+from .rules import DRAWN, WHO  # who may post and undo each kind (games.base)
 from .view import describe, play_text, public_data, view_for
 
 
@@ -36,4 +37,3 @@ def blueprint():
     """The game's extra routes (the verify page); imported here so the game never imports Flask."""
     from .routes import bp
     return bp
-from .rules import DRAWN, WHO  # noqa: E402  who may post and undo each kind
