@@ -83,6 +83,24 @@ def play(state, card, actor=None, **form):
     return act(state, "dealt.play", form, actor)
 
 
+def random_turn(state, rng):
+    """The player on turn plays a random legal card from their hand, at random targets."""
+    r = state["round"]
+    seat = r["turn"]
+    card = rng.choice(hidden(state)["hands"][seat])
+    form = {"card": card, "turn": len(r["plays"]) + 1}
+    targets = bm.valid_targets(state, seat, card)
+    if targets:
+        form["target"] = rng.choice(targets)
+    if card == ARCHER:
+        form["named"] = rng.choice([n for n in bm.NUMBERS if n != ARCHER])
+    if card == KRUEGER:
+        form["named"] = rng.choice(bm.NUMBERS)
+    if card == CHERYL:
+        form["choice"] = rng.choice(["protect", "look"])
+    return act(state, "dealt.play", form, phone(seat))
+
+
 def hidden(state):
     return state["round"]["deal"]
 
@@ -743,19 +761,7 @@ def test_a_whole_game_dealt_by_a_seeded_rng_stays_consistent():
             state = bm.apply(state, ev("round.confirm", data))
             rounds += 1
             continue
-        seat = r["turn"]
-        card = rng.choice(hidden(state)["hands"][seat])
-        form = {"card": card, "turn": len(r["plays"]) + 1}
-        targets = bm.valid_targets(state, seat, card)
-        if targets:
-            form["target"] = rng.choice(targets)
-        if card == ARCHER:
-            form["named"] = rng.choice([n for n in bm.NUMBERS if n != ARCHER])
-        if card == KRUEGER:
-            form["named"] = rng.choice(bm.NUMBERS)
-        if card == CHERYL:
-            form["choice"] = rng.choice(["protect", "look"])
-        state = act(state, "dealt.play", form, phone(seat))
+        state = random_turn(state, rng)
         if state["round"]["stage"] == "playing":
             consistent(state)
             assert len(hidden(state)["hands"][state["round"]["turn"]]) == 2

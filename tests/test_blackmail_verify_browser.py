@@ -17,7 +17,7 @@ from companion.games.blackmail.routes import _replay_facts
 
 from conftest import free_port
 from browser_steps import play_card, sit_down, start_table
-from test_blackmail_deal import HOST, SCREEN, act, ev, hidden, phone, stepped, table
+from test_blackmail_deal import HOST, SCREEN, act, ev, hidden, random_turn, stepped, table
 from test_blackmail_deal_browser import look, rigged
 
 # Secret Krueger; Ana Pam, Bo Archer; Ana draws Cheryl. Ana's Pam on Bo: Bo drops Archer and
@@ -59,19 +59,7 @@ def random_rounds(seed, names):
             data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, rng)
             state = bm.apply(state, ev("round.confirm", data))
             continue
-        seat = r["turn"]
-        card = rng.choice(hidden(state)["hands"][seat])
-        form = {"card": card, "turn": len(r["plays"]) + 1}
-        targets = bm.valid_targets(state, seat, card)
-        if targets:
-            form["target"] = rng.choice(targets)
-        if card == ARCHER:
-            form["named"] = rng.choice([n for n in bm.NUMBERS if n != ARCHER])
-        if card == KRUEGER:
-            form["named"] = rng.choice(bm.NUMBERS)
-        if card == CHERYL:
-            form["choice"] = rng.choice(["protect", "look"])
-        state = act(state, "dealt.play", form, phone(seat))
+        state = random_turn(state, rng)
     return found
 
 
