@@ -417,3 +417,23 @@ def test_a_late_joiner_picks_a_character_from_the_scoreboard(host, join):
     ok(di.act("character.pick", character="Ray"))
     assert seat_of(host, di.seat)["character"] == "Ray"
     refused(ana.act("character.pick", character="Pam"), "fixed once the first round has started")
+
+
+def test_eight_phones_tapping_next_phase_together_move_the_table_once(host, join):
+    import threading
+    names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")
+    phones = [host] + table(host, join, names)
+    start(host)
+    to = next_step(host)
+    barrier, statuses = threading.Barrier(len(phones)), []
+
+    def tap(phone):
+        barrier.wait()
+        statuses.append(phone.act("round.next", to=to, force="1").status_code)
+
+    threads = [threading.Thread(target=tap, args=(p,)) for p in phones]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(statuses) == [200] + [422] * 7
+    assert state_of(host)["phase"] == "Mission"
+    assert [e["kind"] for e in host.state()["log"]].count("round.next") == 2
