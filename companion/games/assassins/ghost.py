@@ -117,16 +117,7 @@ def _ghost_cards(state, data, source):
     ghost = state["ghost"]
     if ghost["face_up"] is not None and not ghost["three_magicians"]:
         raise RuleError("The ghost's cards for this round are already dealt.")
-    face_up = data.get("face_up")
-    if not isinstance(face_up, list) or len(face_up) != deck.GHOST_FACE_UP:
-        raise RuleError(f"The ghost has exactly {deck.GHOST_FACE_UP} face-up cards.")
-    cards = []
-    for card in face_up:
-        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
-        if not name:
-            raise RuleError(f"Name all {deck.GHOST_FACE_UP} of the ghost's face-up cards.")
-        number = card.get("number") if isinstance(card, dict) else None
-        cards.append({"name": name, "number": number})
+    cards = _named_cards(data.get("face_up"), deck.GHOST_FACE_UP, "face-up")
     three = deck.magician_count(cards) >= deck.MAGICIANS_THAT_MISFIRE
     if three and source == "dealt":
         raise RuleError("A deal with three Magicians face up must be redone.")
@@ -135,6 +126,19 @@ def _ghost_cards(state, data, source):
     ghost.update({"face_up": cards, "source": source, "three_magicians": three,
                   "redeals": data.get("redeals", 0) if source == "dealt" else 0,
                   "extras": list(data.get("extras") or [])})
+
+
+def _named_cards(cards, count, side):
+    """The ghost's cards of one side as [{"name", "number"}] (each a name or such a dict)."""
+    if not isinstance(cards, list) or len(cards) != count:
+        raise RuleError(f"The ghost has exactly {count} {side} cards.")
+    named = []
+    for card in cards:
+        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
+        if not name:
+            raise RuleError(f"Name all {count} of the ghost's {side} cards.")
+        named.append({"name": name, "number": card.get("number") if isinstance(card, dict) else None})
+    return named
 
 
 def _ghost_face_down(state, data, source):
@@ -146,16 +150,7 @@ def _ghost_face_down(state, data, source):
         raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
     if ghost["face_down"] is not None:
         raise RuleError("The ghost's face-down cards for this round are already recorded: undo that entry to change them.")
-    cards = data.get("face_down")
-    if not isinstance(cards, list) or len(cards) != deck.GHOST_FACE_DOWN:
-        raise RuleError(f"The ghost has exactly {deck.GHOST_FACE_DOWN} face-down cards.")
-    clean = []
-    for card in cards:
-        name = deck.canonical_name(card.get("name") if isinstance(card, dict) else card)
-        if not name:
-            raise RuleError(f"Name all {deck.GHOST_FACE_DOWN} of the ghost's face-down cards.")
-        clean.append({"name": name, "number": card.get("number") if isinstance(card, dict) else None})
-    ghost["face_down"] = clean
+    ghost["face_down"] = _named_cards(data.get("face_down"), deck.GHOST_FACE_DOWN, "face-down")
     ghost["face_down_source"] = source
 
 
