@@ -23,8 +23,9 @@ CHARACTERS = (
     {"number": MALORY, "name": "Malory Archer", "copies": 1, "target": None, "names": False,
      "effect": "Whoever plays her is out of the round."},
     {"number": LANA, "name": "Lana Kane", "copies": 1, "target": None, "names": False,
-     "effect": "Gather the hands of everyone still in plus the secret character, unseen; mix "
-               "them and give one back to each player. The spare card is the new secret."},
+     "effect": "Gather the hands of everyone still in and not protected, plus the secret "
+               "character, unseen; mix them and give one back to each of those players. The "
+               "spare card is the new secret."},
     {"number": RAY, "name": "Ray Gillette", "copies": 1, "target": "any", "names": False,
      "effect": "Pick a player (yourself allowed): they drop their card with no effect and take "
                "the secret character; the top card of the deck becomes the secret. With the "
