@@ -35,15 +35,19 @@ def cookie_path(table):
 
 
 def current_viewer(table):
-    """The viewer dict for this request at this table, or None for someone with no seat."""
-    return store.identify(get_db(), table, request.cookies.get(COOKIE))
+    """The viewer dict for this request at this table, or None for someone with no seat.
+    Asked once per request (a route, its game's hooks and the render all want it)."""
+    known = g.setdefault("viewers", {})
+    if table.id not in known:
+        known[table.id] = store.identify(get_db(), table, request.cookies.get(COOKIE))
+    return known[table.id]
 
 
 def was_removed(table):
     """True when this phone held a seat that the host has since taken off the table."""
     token = request.cookies.get(COOKIE)
-    return bool(token) and store.token_seat(get_db(), table, token) is not None \
-        and store.identify(get_db(), table, token) is None
+    return bool(token) and current_viewer(table) is None \
+        and store.token_seat(get_db(), table, token) is not None
 
 
 def set_token(response, table, token):
