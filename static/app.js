@@ -53,6 +53,15 @@
     var marked = Array.from(select.options).find(function (o) { return o.defaultSelected; });
     return marked ? marked.value : (select.options[0] ? select.options[0].value : "");
   }
+  // The board never goes back in time: a refresh that left before a tap and comes back after
+  // the tap's answer carries an older version, and is dropped (the newer board stays).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var live = event.detail.target;
+    if (!live || live.id !== "live-body" || !event.detail.shouldSwap) return;
+    var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    var shown = parseInt(live.dataset.version, 10);
+    if (found && shown > parseInt(found[1], 10)) event.detail.shouldSwap = false;
+  });
   var kept = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = event.detail.target;

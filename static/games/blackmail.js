@@ -226,7 +226,7 @@
     slot.hidden = true;
     if (!undo || Date.now() >= undo.until) { undo = null; return; }
     var form = document.querySelector("#live-body .log li[data-event='" + undo.event + "']:not(.undone) form");
-    if (!form) { undo = null; return; }
+    if (!form) return;  // undone meanwhile, or a board from before the tap: the timer clears it
     var copy = form.cloneNode(true);
     copy.classList.add("bm-undo-form");
     var button = copy.querySelector("button");
