@@ -67,7 +67,10 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, errors, games, live, rules_routes, tables, web
+    from . import access, db, errors, games, live, parts, rules_routes, tables, web
+
+    app.jinja_env.globals["public"] = parts.public
+    app.jinja_env.filters["keep_undo"] = parts.keep_undo
 
     db.init_app(app)
     errors.init_app(app)

@@ -9,7 +9,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, games, qr, store
+from . import access, games, parts, qr, store
 from .live import notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
@@ -36,15 +36,18 @@ def render_page(template, table, viewer, page, status=200, **extra):
     """A whole screen, or only its live fragment when htmx asks for it."""
     folded = store.load(get_db(), table)
     module = table.module
-    context = dict(
-        table=table, viewer=viewer, page=page, module=module,
-        game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
-        view=module.view_for(folded.state, viewer or {"role": "screen", "seat": None}),
-        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
-        csrf=access.csrf_token(table),
-        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
     if request.htmx and request.htmx.target in ("live", "live-body"):
         template = "tables/_live.html"
+    fragment = template == "tables/_live.html"
+    context = dict(
+        table=table, viewer=viewer, page=page, module=module, folded=folded,
+        game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
+        view=parts.public_view(table, folded) if viewer is None
+        else module.view_for(folded.state, viewer),
+        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
+        # A fragment's forms take the token from the page's hx-headers (see parts.py).
+        csrf=None if fragment else access.csrf_token(table),
+        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
     return render_template(template, **context), status
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, store
+from companion import create_app, parts, store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
@@ -22,9 +22,11 @@ HX = {"HX-Request": "true", "HX-Target": "live-body"}
 @pytest.fixture
 def app(tmp_path):
     store.clear_cache()
+    parts.clear()
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
     yield app
     store.clear_cache()
+    parts.clear()
 
 
 @pytest.fixture
@@ -244,6 +246,7 @@ def open_database(where):
 def pg_app(tmp_path, postgres_schema_url):
     """The app on a fresh PostgreSQL schema (routes, limits and errors on PostgreSQL)."""
     store.clear_cache()
+    parts.clear()
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
     yield app
     from companion import db as db_module
@@ -252,6 +255,7 @@ def pg_app(tmp_path, postgres_schema_url):
         found[1].stop()
     db_module.forget_connections(app)
     store.clear_cache()
+    parts.clear()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,95 @@
+"""Public parts of a live board, rendered once per table version and shared by every phone.
+
+When a change reaches the eight phones at a table, each re-fetches its fragment. Most of a
+phone's fragment is the same for all of them: the other players' lines, the "fix a score"
+rows, the log. A template marks such a part with `public(template, key, **values)`; the
+part is rendered from the table's *public* view (what the table screen sees, never the
+asking phone's), with no viewer and no form token in its context, and kept for that table
+version. Only the phone's own block is rendered per phone.
+
+The form token is what made parts per-viewer: a fragment's forms rely on the page's
+`hx-headers` for it. A whole page still writes the token into every form (a phone without
+script posts plain forms), so whole pages render their parts fresh and cache nothing.
+"""
+
+import re
+import threading
+from collections import OrderedDict
+
+from flask import current_app
+from jinja2 import pass_context
+from markupsafe import Markup
+
+from .games.base import may_undo
+
+SCREEN = {"role": "screen", "seat": None}
+CACHED_TABLES = 2048  # tables whose newest version's parts are kept (a few KB each)
+
+_lock = threading.Lock()
+_parts = OrderedDict()  # (table id, code) -> (version, {key: Markup or view})
+
+
+def _kept(table, version):
+    """The parts kept for this table at this version (a fresh dict for a newer version)."""
+    name = (table.id, table.code)  # as the store's cache: ids repeat across test databases
+    with _lock:
+        held = _parts.get(name)
+        if held is None or held[0] < version:
+            held = (version, {})
+            _parts[name] = held
+        _parts.move_to_end(name)
+        while len(_parts) > CACHED_TABLES:
+            _parts.popitem(last=False)
+        return held[1] if held[0] == version else None  # an older version: render, keep nothing
+
+
+def clear():
+    with _lock:
+        _parts.clear()
+
+
+def public_view(table, folded):
+    """What the table screen sees of this state, worked out once per version."""
+    kept = _kept(table, folded.version)
+    if kept is None:
+        return table.module.view_for(folded.state, SCREEN)
+    view = kept.get("view")
+    if view is None:
+        view = kept.setdefault("view", table.module.view_for(folded.state, SCREEN))
+    return view
+
+
+@pass_context
+def public(ctx, template, key=None, **values):
+    """A part of the board that every viewer of this kind of page sees alike.
+
+    `key` (with the page kind and the template) names the part within one table version;
+    `values` must follow from the key and the version (a seat id, a log entry), never from
+    who is asking. Inside the part, `view` is the public view and there is no `viewer`."""
+    table, folded, page, csrf = ctx["table"], ctx["folded"], ctx["page"], ctx.get("csrf")
+    context = dict(table=table, page=page, version=folded.version, module=table.module,
+                   act_base=ctx["act_base"], csrf=csrf, viewer=None,
+                   view=public_view(table, folded), **values)
+    kept = None if csrf else _kept(table, folded.version)
+    if kept is None:
+        return render(template, context)
+    name = (page, template, key)
+    part = kept.get(name)
+    if part is None:
+        part = kept.setdefault(name, render(template, context))
+    return part
+
+
+def render(template, context):
+    current_app.update_template_context(context)  # the games' template helpers
+    return Markup(current_app.jinja_env.get_template(template).render(context))
+
+
+_UNDO = re.compile(r"<!--u(\d+)-->(.*?)<!--/u-->", re.S)
+
+
+def keep_undo(log_html, log, viewer):
+    """The shared log with only the Undo buttons this viewer may use (the table screen: none)."""
+    mine = set() if viewer is None else {
+        e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer)}
+    return Markup(_UNDO.sub(lambda m: m.group(2) if int(m.group(1)) in mine else "", log_html))
