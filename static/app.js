@@ -111,10 +111,21 @@
   // gap while the board is being swapped. The board re-fetches only when N is newer than what
   // it shows (its own tap's answer and a stream's opening message need no re-fetch), and
   // checks again after every swap.
-  var newest = 0;
+  // While this page's own tap is on its way, it does not catch up: the stream tells of the
+  // tap before its answer arrives, and a refresh landing first would swap the tapped button
+  // out, so htmx would drop the tap's answer (and whatever the answer shows, such as an Undo).
+  // It catches up when the tap ends, however it ends (loadend follows htmx's own onload).
+  var newest = 0, taps = 0;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || config.verb !== "post") return;
+    taps++;
+    event.detail.xhr.addEventListener("loadend", function () { taps--; setTimeout(catchUp, 0); });
+  });
   function catchUp() {
     var live = document.getElementById("live-body");
-    if (live && window.htmx && newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
+    if (taps > 0 || !live || !window.htmx) return;
+    if (newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     // The browser reopens a dropped stream itself and says "open" again: listen only once.
@@ -133,7 +144,7 @@
   // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
   function refreshLive() {
     var live = document.getElementById("live-body");
-    if (live && window.htmx) htmx.trigger(live, "refresh");
+    if (live && window.htmx && taps === 0) htmx.trigger(live, "refresh");
   }
 
   // "Keep screen on": the Wake Lock API where the browser offers it (https or localhost),

@@ -49,6 +49,24 @@ def test_sharing_changes_nothing_on_a_danger_zone_table(host, join, client):
     assert "Pam" in fragment(ana, "player") and "Lana" in fragment(bo, "player")
 
 
+def test_sharing_changes_nothing_on_an_assassins_table(host, join, client):
+    host.start("assassins")
+    ana, bo, cy = join(host, "Ana"), join(host, "Bo"), join(host, "Cy")
+    viewers = [(host, "host"), (client_phone(client, host), "screen"), (ana, "player"), (bo, "player"), (cy, "player")]
+    taps = [(ana, "draft.pick", {"seat": ana.seat, "row": "rear", "card": "Quokka Rear"}),
+            (bo, "draft.pick", {"seat": bo.seat, "row": "front", "card": ""}),
+            (cy, "draft.pick", {"seat": cy.seat, "row": "front", "card": ""}),
+            (ana, "points", {"seat": bo.seat, "delta": 3, "reason": "Cook"}),
+            (cy, "penalty", {"seat": ana.seat, "delta": 1})]
+    for phone, kind, form in taps:
+        assert phone.act(kind, **form).status_code == 200, kind
+        warm = [fragment(v, page) for v, page in viewers]
+        parts.clear()
+        assert warm == [fragment(v, page) for v, page in viewers], kind
+        assert "Quokka Rear" not in "".join(warm[:2] + warm[3:])      # Ana's rear row stays hers
+    assert "Kill Bo" in fragment(ana, "player")
+
+
 def client_phone(client, host):
     """The table screen: no cookie, the same client any visitor has."""
     class Screen:
