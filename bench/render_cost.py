@@ -23,17 +23,18 @@ from companion import create_app  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 
-# game: (phones, setup taps as (phone index or "host", kind, form), the change a phone makes)
+# game: (phones, setup taps as (phone index or "host", kind, form), the change tap n makes;
+# Upper Hand goes up and down, so no one reaches 20 and ends the game)
 GAMES = {
-    "generic": (8, [], ("score", lambda seat: {"seat": seat, "delta": 1})),
+    "generic": (8, [], ("score", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 8 % 2)})),
     "danger-zone": (6, [("host", "locations.draw", {})]
                     + [(n, "character.pick", {"character": c})
                        for n, c in enumerate(("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl"))]
                     + [("host", "initiative.roll", {}),
                        ("host", "order.confirm", lambda view: {"order": ",".join(str(s["id"]) for s in view["seats"])}),
                        ("host", "round.next", lambda view: {"to": view["next_step"]})],
-                    ("upper_hand.change", lambda seat: {"seat": seat, "delta": 1})),
-    "assassins": (4, [], ("points", lambda seat: {"seat": seat, "delta": 1})),
+                    ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 6 % 2)})),
+    "assassins": (4, [], ("points", lambda seat, n: {"seat": seat, "delta": 1})),
 }
 
 
@@ -84,7 +85,7 @@ def measure(app, game, changes):
         tapper = phones[n % count]
         target = phones[(n + 1) % count].seat
         start = time.process_time()
-        tapper.act(kind, form_for(target))
+        tapper.act(kind, form_for(target, n))
         between = time.process_time()
         for phone in phones:
             if phone is not tapper:

@@ -67,16 +67,16 @@ def public(ctx, template, key=None, **values):
     `values` must follow from the key and the version (a seat id, a log entry), never from
     who is asking. Inside the part, `view` is the public view and there is no `viewer`."""
     table, folded, page, csrf = ctx["table"], ctx["folded"], ctx["page"], ctx.get("csrf")
-    context = dict(table=table, page=page, version=folded.version, module=table.module,
-                   act_base=ctx["act_base"], csrf=csrf, viewer=None,
-                   view=public_view(table, folded), **values)
     kept = None if csrf else _kept(table, folded.version)
-    if kept is None:
-        return render(template, context)
     name = (page, template, key)
-    part = kept.get(name)
+    part = kept.get(name) if kept is not None else None
     if part is None:
-        part = kept.setdefault(name, render(template, context))
+        context = dict(table=table, page=page, version=folded.version, module=table.module,
+                       act_base=ctx["act_base"], csrf=csrf, viewer=None,
+                       view=public_view(table, folded), **values)
+        part = render(template, context)
+        if kept is not None:
+            part = kept.setdefault(name, part)
     return part
 
 
