@@ -253,6 +253,7 @@ def pg_app(tmp_path, postgres_schema_url):
     found = app.extensions.get("pg_listener")
     if found:
         found[1].stop()
+        app.extensions["presence_beat"].stop()
     db_module.forget_connections(app)
     store.clear_cache()
     parts.clear()

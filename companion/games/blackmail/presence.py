@@ -1,7 +1,8 @@
 """How long a seat's phone has had no open page: the host may stand in for it only after
 AWAY_SECONDS (issue 16). Not part of the pure rules: routes.py asks it, from a request.
 
-The live module keeps the record (Notifier.away_seconds, per process); tests replace `away`.
+The live module keeps the record (live.away_seconds: this process's pages, and on PostgreSQL
+every process's, through seat_presence); tests replace `away`.
 """
 
 import math
@@ -10,8 +11,8 @@ from .rules import AWAY_SECONDS
 
 
 def _live_away(table_id, seat):
-    from ...live import notifier   # needs the app: imported when asked, never by the rules
-    return notifier().away_seconds(table_id, seat)
+    from ...live import away_seconds   # needs the app: imported when asked, never by the rules
+    return away_seconds(table_id, seat)
 
 
 away = _live_away   # (table_id, seat) -> seconds without an open page (0 while one is open)
