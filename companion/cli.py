@@ -81,6 +81,13 @@ def worker_app():
     return app
 
 
+# waitress waits on its sockets with select(), which takes descriptors below 1024 only: past
+# about a thousand open connections its loop stops ("filedescriptor out of range in select()")
+# and every page is cut off. One waitress process holds at most this many; more phones than
+# that need --workers (gunicorn + gevent, which polls with epoll).
+WAITRESS_CONNECTIONS = 960
+
+
 @main.command()
 @click.option("--host", default=lambda: os.environ.get("COMPANION_HOST", "0.0.0.0"),
               show_default="0.0.0.0 (every interface, so phones on the LAN can connect)")
@@ -124,7 +131,8 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         shown_host = lan_address() if host in ("0.0.0.0", "::", "") else host
         public_url = f"http://{shown_host}:{port}"
     public_url = public_url.rstrip("/")
-    stream_limit = (live.streams_allowed(threads) if workers == 1
+    waitress_connections = min(max(threads * 3, 500), WAITRESS_CONNECTIONS)
+    stream_limit = (min(live.streams_allowed(threads), waitress_connections * 9 // 10) if workers == 1
                     else connections - max(16, connections // 10))
     config = {"DATA_DIR": data_dir, "PUBLIC_URL": public_url, "STREAM_LIMIT": stream_limit}
     if database:
@@ -162,7 +170,7 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
     gc.collect()
     gc.freeze()
     waitress.serve(app, host=host, port=port, threads=threads,
-                   connection_limit=max(threads * 3, 500), channel_timeout=60,
+                   connection_limit=waitress_connections, channel_timeout=60,
                    # lets a live stream notice at once that its phone has gone away
                    channel_request_lookahead=1,
                    ident="table-companion", clear_untrusted_proxy_headers=True, **proxy)

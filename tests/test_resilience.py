@@ -4,6 +4,7 @@ server, phones that vanish, and hostile input."""
 import http.client
 import json
 import re
+import socket
 import sqlite3
 import threading
 import time
@@ -214,6 +215,34 @@ def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
             while data.count(b"event: changed") < 2:
                 data += sock.recv(4096)
             sock.close()
+    finally:
+        server.stop()
+
+
+def test_a_thousand_connections_never_stop_a_single_process_server(tmp_path):
+    """waitress waits with select(), which breaks past descriptor 1023 and took the whole
+    server down (seen with --threads 1200 and 1,100 phones). Connections are capped below
+    that: the extra ones wait their turn, and the server answers again once they go."""
+    server = Server(tmp_path, args=["--threads", "1200"]).start()
+    socks = []
+    try:
+        for _ in range(1100):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            socks.append(sock)
+        time.sleep(2)  # every connection the server takes in is in its select() by now
+        answered = 0
+        for sock in socks[:900]:
+            if sock.recv(64).startswith(b"HTTP/1.1 200"):
+                answered += 1
+        assert answered == 900
+    finally:
+        for sock in socks:
+            sock.close()
+    try:
+        time.sleep(0.5)
+        assert server.process.poll() is None
+        assert benchlib.Client(server.port).get("/healthz")[0] == 200
     finally:
         server.stop()
 
