@@ -34,7 +34,8 @@
   // Every swap re-renders the board; it must not close what a player has open or wipe what
   // they are typing. Open <details> and edited fields are keyed by their place in the page
   // and put back after the swap, except the form just submitted (and the section holding
-  // it): that one is done and starts fresh, unless the server refused it.
+  // it): that one is done and starts fresh, unless the server refused it, or the section
+  // is a list one goes on reading (data-stay-open: the log, after an Undo in it).
   // They are put back on htmx:afterSwap, in the same task as the swap itself: waiting for
   // afterSettle (20 ms later, more on a busy phone) showed the new board closed meanwhile,
   // and a tap or a second swap in that gap found it closed (the flaky browser test).
@@ -73,7 +74,7 @@
     var details = live.querySelectorAll("details");
     details.forEach(function (d) {
       var k = keyOf(d, details);
-      if (d.open && !(submitted && d.contains(submitted))) kept.open[k] = true;
+      if (d.open && (!(submitted && d.contains(submitted)) || d.hasAttribute("data-stay-open"))) kept.open[k] = true;
     });
     var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
     fields.forEach(function (f) {

@@ -61,6 +61,15 @@ def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
         page.wait_for_selector(shows("Bo", 0))
     assert ana.locator(".log li.undone").count() == 1
 
+    # On a phone the log folds; an Undo tapped inside it leaves it open, to read on.
+    ana.click("summary:has-text('Fix a score')")
+    ana.click("[aria-label='Bo plus one']")
+    ana.wait_for_selector(shows("Bo", 1))
+    ana.click("#log-fold summary")
+    ana.click("#log-fold li:has-text('+1 Bo'):not(.undone) button:has-text('Undo')")
+    ana.wait_for_selector(shows("Bo", 0))
+    assert ana.locator("#log-fold").evaluate("d => d.open")
+
 
 def test_a_bad_amount_shows_a_message_and_changes_nothing(live_server, new_phone):
     host = new_phone()
