@@ -23,7 +23,8 @@ from markupsafe import Markup
 from .games.base import may_undo
 
 SCREEN = {"role": "screen", "seat": None}
-CACHED_TABLES = 2048  # tables whose newest version's parts are kept (a few KB each)
+CACHED_TABLES = 512  # tables whose newest version's parts are kept (20–40 KB each); a part
+                    # earns its keep in the seconds after a change, while the phones re-fetch
 
 _lock = threading.Lock()
 _parts = OrderedDict()  # (table id, code) -> (version, {key: Markup or view})
