@@ -125,6 +125,7 @@ def player(code):
         return render_page("tables/player.html", table, None, "removed")
     if viewer is None or viewer["seat"] is None:
         return redirect(url_for("tables.join", code=table.code))
+    games.request_hook(table, viewer, "page")
     return render_page("tables/player.html", table, viewer, "player")
 
 
@@ -205,14 +206,17 @@ def page_of(viewer):
     return "player"
 
 
-def apply_change(code, write, host=False):
-    """Every state-changing route: who asks, the form token, the write, then the answer.
+def apply_change(code, write, host=False, kind=None):
+    """Every state-changing route: who asks, the form token, the game's look at an action
+    (games.request_hook), the write, then the answer.
 
     `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
     """
     table = table_or_404(code)
     viewer = access.require_viewer(table, host=host)
     access.check_csrf(table)
+    if kind is not None and (answer := games.request_hook(table, viewer, kind)) is not None:
+        return answer
     page = "host" if host else page_of(viewer)
     try:
         write(get_db(), table, viewer)
@@ -227,7 +231,7 @@ def apply_change(code, write, host=False):
 def act(code, kind):
     def write(db, table, viewer):
         store.act(db, table, kind, posted_form(), viewer, action_id())
-    return apply_change(code, write)
+    return apply_change(code, write, kind=kind)
 
 
 @bp.post("/t/<code>/undo/<int:event_id>")

@@ -37,3 +37,10 @@ def blueprint():
     """The game's extra routes (the verify page); imported here so the game never imports Flask."""
     from .routes import bp
     return bp
+
+
+def request_hook(table, viewer, what):
+    """A stand-in waits until the seat's phone has been away; a phone that is back takes its
+    turn back (routes.py: both need the live pages, not only the state)."""
+    from .routes import request_hook as hook
+    return hook(table, viewer, what)

@@ -7,8 +7,8 @@ round's fingerprint. Anyone with the table code may open it, like the table scre
 Standing in (issue 16): the host may play a seat's turn only when that phone had no open page
 for AWAY_SECONDS, handed the turn over, or the seat has no phone. The last two are in the
 state; the first is not a rule but a fact of the live pages, so it is checked here, on the
-way into /act/dealt.stand_in, and a phone that opens the table again cancels a stand-in not
-yet played. presence.py says how long a seat has been away.
+way into /act/dealt.stand_in (request_hook), and a phone that opens the table again cancels a
+stand-in not yet played. presence.py says how long a seat has been away.
 """
 
 from flask import Blueprint, abort, render_template, request
@@ -25,15 +25,6 @@ from .view import view_for
 bp = Blueprint("blackmail", __name__)
 
 
-def _blackmail_table(code):
-    """This request's table if it plays Blackmail, without counting a wrong code (the route's
-    own table_or_404 does that, once)."""
-    if not code or len(code) > 20:
-        return None
-    table = store.find_table(get_db(), code)
-    return table if table is not None and table.game == SLUG else None
-
-
 def _dealt_round(state):
     r = state.get("round")
     if r and r.get("tracking") == deal.DEALT and r["stage"] == "playing" and state["phase"] == "round":
@@ -41,22 +32,11 @@ def _dealt_round(state):
     return None
 
 
-@bp.before_app_request
-def _presence_hooks():
-    endpoint = request.endpoint
-    if endpoint not in ("live.events", "tables.player", "tables.act"):
-        return None
-    if endpoint == "tables.act" and (request.view_args or {}).get("kind") != "dealt.stand_in":
-        return None
-    table = _blackmail_table((request.view_args or {}).get("code"))
-    if table is None:
-        return None
-    viewer = access.current_viewer(table)
-    if viewer is None:
-        return None
-    if endpoint == "tables.act":
+def request_hook(table, viewer, what):
+    """Blackmail's look at its own tables' requests (games.request_hook)."""
+    if what == "dealt.stand_in":
         return _check_away(table, viewer)
-    if viewer.get("role") == "seat":
+    if what == "page" and viewer.get("role") == "seat":
         _phone_is_back(table, viewer)
     return None
 
