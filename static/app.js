@@ -115,17 +115,27 @@
   // While this page's own tap is on its way, it does not catch up: the stream tells of the
   // tap before its answer arrives, and a refresh landing first would swap the tapped button
   // out, so htmx would drop the tap's answer (and whatever the answer shows, such as an Undo).
-  // It catches up when the tap ends, however it ends (loadend follows htmx's own onload).
-  var newest = 0, taps = 0;
+  // It catches up when the tap ends, however it ends (loadend follows htmx's own onload);
+  // a request that never ended stops counting after TAP_MS, so the page cannot go deaf.
+  var newest = 0, taps = [], TAP_MS = 15000;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (!config || config.verb !== "post") return;
-    taps++;
-    event.detail.xhr.addEventListener("loadend", function () { taps--; setTimeout(catchUp, 0); });
+    var tap = { at: Date.now() };
+    taps.push(tap);
+    event.detail.xhr.addEventListener("loadend", function () {
+      taps = taps.filter(function (other) { return other !== tap; });
+      setTimeout(catchUp, 0);
+    });
   });
+  function tapping() {
+    var now = Date.now();
+    taps = taps.filter(function (tap) { return now - tap.at < TAP_MS; });
+    return taps.length > 0;
+  }
   function catchUp() {
     var live = document.getElementById("live-body");
-    if (taps > 0 || !live || !window.htmx) return;
+    if (tapping() || !live || !window.htmx) return;
     if (newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
   }
   document.addEventListener("htmx:sseOpen", function (event) {
@@ -145,7 +155,7 @@
   // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
   function refreshLive() {
     var live = document.getElementById("live-body");
-    if (live && window.htmx && taps === 0) htmx.trigger(live, "refresh");
+    if (live && window.htmx && !tapping()) htmx.trigger(live, "refresh");
   }
 
   // "Keep screen on": the Wake Lock API where the browser offers it (https or localhost),
