@@ -70,7 +70,7 @@ def create_app(test_config=None):
     from . import access, db, errors, games, live, parts, rules_routes, tables, web
 
     app.jinja_env.globals["public"] = parts.public
-    app.jinja_env.filters["keep_undo"] = parts.keep_undo
+    app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat)
 
     db.init_app(app)
     errors.init_app(app)

@@ -87,6 +87,13 @@ def render(template, context):
 
 
 _UNDO = re.compile(r"<!--u(\d+)-->(.*?)<!--/u-->", re.S)
+_SEAT = re.compile(r"<!--s(\d+)-->(.*?)<!--/s-->", re.S)
+
+
+def swap_seat(rows_html, seat, own=""):
+    """A shared list with a row per seat (each between <!--sID--> and <!--/s-->), with this
+    viewer's own seat taken out, or `own` (rendered for the viewer) put in its place."""
+    return Markup(_SEAT.sub(lambda m: own if int(m.group(1)) == seat else m.group(2), rows_html))
 
 
 def keep_undo(log_html, log, viewer):
