@@ -13,7 +13,7 @@ import time
 
 from flask import Blueprint, Response, current_app, request
 
-from . import access, games, pg, store
+from . import access, game_routes, pg, store
 from .db import ChangeListener, close_db, get_db, uses_postgres
 
 bp = Blueprint("live", __name__)
@@ -309,7 +309,7 @@ def events(code):
     version = store.load(db, table).version
     viewer = access.current_viewer(table)  # whose phone this is: a stand-in waits for it to go
     if viewer is not None and viewer["seat"] is not None:
-        games.request_hook(table, viewer, "page")
+        game_routes.request_hook(table, viewer, "page")
     close_db()  # a stream may stay open for hours: it must not hold a database connection
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     live = notifier()

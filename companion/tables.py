@@ -9,7 +9,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, games, parts, qr, store
+from . import access, game_routes, games, parts, qr, store
 from .live import notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
@@ -125,7 +125,7 @@ def player(code):
         return render_page("tables/player.html", table, None, "removed")
     if viewer is None or viewer["seat"] is None:
         return redirect(url_for("tables.join", code=table.code))
-    games.request_hook(table, viewer, "page")
+    game_routes.request_hook(table, viewer, "page")
     return render_page("tables/player.html", table, viewer, "player")
 
 
@@ -208,14 +208,14 @@ def page_of(viewer):
 
 def apply_change(code, write, host=False, kind=None):
     """Every state-changing route: who asks, the form token, the game's look at an action
-    (games.request_hook), the write, then the answer.
+    (its request_hook), the write, then the answer.
 
     `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
     """
     table = table_or_404(code)
     viewer = access.require_viewer(table, host=host)
     access.check_csrf(table)
-    if kind is not None and (answer := games.request_hook(table, viewer, kind)) is not None:
+    if kind is not None and (answer := game_routes.request_hook(table, viewer, kind)) is not None:
         return answer
     page = "host" if host else page_of(viewer)
     try:

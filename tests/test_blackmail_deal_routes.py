@@ -11,7 +11,7 @@ import pytest
 from companion import store
 from companion.db import get_db
 from companion.games.blackmail import dealt as deal
-from companion.games.blackmail import presence
+from companion.games.blackmail import routes as blackmail_routes
 from companion.games.blackmail import (ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY,
                                        BY_NUMBER)
 
@@ -43,7 +43,7 @@ def deals(monkeypatch):
 def away(monkeypatch):
     """away[seat] = seconds its phone has had no open page (0, open, unless set)."""
     seconds = {}
-    monkeypatch.setattr(presence, "away", lambda table_id, seat: seconds.get(seat, 0))
+    monkeypatch.setattr(blackmail_routes, "away", lambda table_id, seat: seconds.get(seat, 0))
     return seconds
 
 

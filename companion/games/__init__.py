@@ -17,14 +17,10 @@ Each module exposes:
                    the host's export
   undo_refusal(state, kind) -> str       (optional) why events of a kind cannot be undone
                    ("" when they can); the log then offers no Undo for them
-  blueprint() -> flask.Blueprint         (optional) the game's own routes, for screens that
-                   need more than /act/<kind>; imported lazily, so the rules stay Flask-free
-  request_hook(table, viewer, what)      (optional) a look at a request to one of the game's
-                   tables before the core answers it: what is "page" (a seat's phone opens its
-                   screen or live stream) or the action kind being posted; returns a response
-                   to answer with instead, or None. For facts outside the state (live pages)
+Its web layer, if any, is routes.py beside it, found by name (companion/game_routes.py).
 A game is a package, companion/games/<module>/: rules.py (facts from the rulebook),
-moves.py (parse + apply), view.py (view_for + describe), helpers beside them and routes.py.
+moves.py (parse + apply), view.py (view_for + describe), helpers beside them, and
+routes.py, which nothing here imports.
 Templates live in templates/games/<slug>/board.html and render only what view_for returns.
 """
 
@@ -46,12 +42,6 @@ def register(module):
 
 def get(slug):
     return GAMES.get(slug)
-
-
-def request_hook(table, viewer, what):
-    """The table's game's request_hook, for a request from someone known; None if it has none."""
-    hook = getattr(table.module, "request_hook", None)
-    return hook(table, viewer, what) if hook is not None and viewer is not None else None
 
 
 for _module in (generic, danger_zone, blackmail, assassins):

@@ -4,7 +4,7 @@ One folder for the game: rules.py (counts and the ghost's rules), deck.py (card 
 lists, the ghost deal), state.py (a fresh table and read-only questions), moves.py (parse and
 apply: resolving, points, kills, banking), draft.py (picks and their reveal), ghost.py (the
 ghost's cards), view.py (describe, public_data, view_for) and routes.py (the deck-list
-screens; the only module here that imports Flask, loaded through blueprint()).
+screens; the web layer's, found by create_app by its name; nothing here imports it).
 """
 
 from . import deck
@@ -18,7 +18,7 @@ from .state import has_ghost, new_state, outcome, picks_left, row_counts, seat_p
 from .view import describe, public_data, view_for
 
 __all__ = [
-    "deck", "apply", "parse", "describe", "public_data", "view_for", "blueprint",
+    "deck", "apply", "parse", "describe", "public_data", "view_for",
     "new_state", "has_ghost", "outcome", "picks_left", "row_counts", "seat_problem", "standings",
     "APP_DEAL_STEPS", "CARD_MAX", "DOG_READING", "FRONT_ROW", "GAME_KINDS", "GHOST", "GHOST_AT",
     "GHOST_RULE", "GHOST_RULES", "HOST_ONLY", "MAX_SEATS", "MAX_STEP", "MIN_SEATS",
@@ -26,8 +26,3 @@ __all__ = [
     "SLUG", "TITLE", "TIE_BREAK_READING", "WIN_AT",
 ]
 
-
-def blueprint():
-    """The game's Flask blueprint, imported only when the app asks (the rules stay Flask-free)."""
-    from .routes import bp
-    return bp

@@ -16,7 +16,7 @@ public_data.
 
 Modules: rules (the game's facts), common (what both modes share), moves (parse/apply for
 every kind), tracking (the table's own cards, recorded), shuffle + dealt + dealt_view (the app
-deals), view (describe, view_for), routes (the only one importing Flask, loaded by blueprint()).
+deals), view (describe, view_for), routes (the web layer's, found by create_app by its name; nothing here imports it).
 """
 
 from . import dealt, rules
@@ -32,15 +32,3 @@ from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, 
 from .rules import DRAWN, WHO  # who may post and undo each kind (games.base)
 from .view import describe, play_text, public_data, view_for
 
-
-def blueprint():
-    """The game's extra routes (the verify page); imported here so the game never imports Flask."""
-    from .routes import bp
-    return bp
-
-
-def request_hook(table, viewer, what):
-    """A stand-in waits until the seat's phone has been away; a phone that is back takes its
-    turn back (routes.py: both need the live pages, not only the state)."""
-    from .routes import request_hook as hook
-    return hook(table, viewer, what)

@@ -13,7 +13,7 @@ stand-in not yet played. presence.py says how long a seat has been away.
 
 from flask import Blueprint, abort, render_template, request
 
-from ... import access, games, store
+from ... import access, games, live, store
 from ...db import get_db
 from ...tables import MAX_FIELD, changed, refused, table_or_404
 from ..base import RuleError
@@ -25,6 +25,11 @@ from .view import view_for
 bp = Blueprint("blackmail", __name__)
 
 
+def away(table_id, seat):
+    """Seconds the seat's phone has had no open page at any process (tests replace this)."""
+    return live.away_seconds(table_id, seat)
+
+
 def _dealt_round(state):
     r = state.get("round")
     if r and r.get("tracking") == deal.DEALT and r["stage"] == "playing" and state["phase"] == "round":
@@ -33,7 +38,7 @@ def _dealt_round(state):
 
 
 def request_hook(table, viewer, what):
-    """Blackmail's look at its own tables' requests (games.request_hook)."""
+    """Blackmail's look at its own tables' requests (game_routes.request_hook)."""
     if what == "dealt.stand_in":
         return _check_away(table, viewer)
     if what == "page" and viewer.get("role") == "seat":
@@ -53,7 +58,7 @@ def _check_away(table, viewer):
         return None
     if r is None or seat != r["turn"]:
         return None                      # the rules refuse it with their own words
-    if deal.stand_in_why(state, seat) != "away" or presence.is_away(table.id, seat):
+    if deal.stand_in_why(state, seat) != "away" or presence.is_away(away(table.id, seat)):
         return None
     name = next(s["name"] for s in state["seats"] if s["id"] == seat)
     return refused(table, viewer, "host", RuleError(
@@ -80,7 +85,7 @@ def _phone_is_back(table, viewer):
 @bp.app_context_processor
 def _presence_for_templates():
     # The host's board asks how long a seat must still be away before it offers to stand in.
-    return {"blackmail_wait": lambda table, seat: presence.wait_left(table.id, seat)}
+    return {"blackmail_wait": lambda table, seat: presence.wait_left(away(table.id, seat))}
 
 
 def game_table(code):

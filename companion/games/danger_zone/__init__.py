@@ -5,8 +5,8 @@ One folder for the game: rules.py (facts from the rulebook and the app's reading
 apply) with forms.py, guards.py, setup.py, rounds.py and mission.py beside it, view.py
 (view_for, describe), and the helpers screens call: odds.py (odds for a character), dice.py
 (exact dice odds, roll-offs), events.py (Event outcomes for a confirmation screen),
-box_text.py (the table's own typed text). routes.py is the only module here that imports
-Flask, loaded through blueprint().
+box_text.py (the table's own typed text). routes.py is the web layer's (Flask, found by
+create_app by its name); nothing else here imports it.
 
 Nothing here is hidden: Movement tokens are chosen in secret at the table, but the app only
 records them once they are revealed, so every viewer sees the same table.
@@ -28,8 +28,3 @@ from .view import _location_view, describe, leader_preview, view_for  # noqa: F4
 # Last: the function odds, not the submodule of the same name, is dz.odds.
 from .odds import challenge_odds, odds, odds_table, skill_dice  # noqa: E402
 
-
-def blueprint():
-    """The game's Flask blueprint, imported only when the app asks (the rules stay Flask-free)."""
-    from .routes import bp
-    return bp

@@ -1,0 +1,104 @@
+"""One way down: no import circle inside companion/ (imports inside functions count too), and
+a game's pure modules import neither Flask nor the web layer."""
+
+import ast
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "companion"
+WEB = {"companion." + name for name in (
+    "store", "tables", "access", "live", "db", "pg", "parts", "web", "errors", "game_routes",
+    "rules_routes", "box", "box_text", "cli", "qr", "schema")}
+
+
+def module_name(path):
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in ROOT.rglob("*.py")}
+
+
+def imports(name, path):
+    """Every companion module this one imports, anywhere in its code."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in MODULES else base)
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+
+
+def cycles():
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index, low, stack, on, groups, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in GRAPH[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def test_no_import_circle_inside_companion():
+    assert cycles() == []
+
+
+def test_the_check_finds_a_circle(monkeypatch):
+    monkeypatch.setitem(GRAPH, "companion.games.base", GRAPH["companion.games.base"] | {"companion.store"})
+    assert any("companion.store" in group for group in cycles())
+
+
+def pure_modules():
+    return [name for name in MODULES
+            if name.startswith("companion.games") and not name.endswith(".routes")]
+
+
+def test_game_rules_import_neither_flask_nor_the_web_layer():
+    for name in pure_modules():
+        tree = ast.parse(MODULES[name].read_text())
+        outside = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                   for alias in node.names}
+        outside |= {node.module.split(".")[0] for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+        assert not outside & {"flask", "werkzeug", "jinja2", "htmx_flask", "markupsafe"}, name
+        assert not GRAPH[name] & WEB, (name, GRAPH[name] & WEB)
+
+
+def test_the_app_registers_each_games_routes_and_hooks(app):
+    assert {"danger_zone", "blackmail", "assassins"} <= set(app.blueprints)
+    assert set(app.extensions["game_hooks"]) == {"blackmail"}
