@@ -129,10 +129,13 @@ class Client:
         return self.request("POST", path, form, headers)
 
 
-def event_stream(port, code, cookie=None, timeout=None):
-    """A socket that has asked for a table's live stream (as a page's EventSource does)."""
+def event_stream(port, code, cookie=None, timeout=None, page=None, known=0):
+    """A socket that has asked for a table's live stream (as a page's EventSource does): a
+    phone's page with a cookie, else the table screen's; `known` is the version it shows."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    head = f"GET /t/{code}/events HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+    page = page or ("player" if cookie else "screen")
+    head = (f"GET /t/{code}/events?page={page}&v={known} HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+            "Accept: text/event-stream\r\n")
     if cookie:
         head += f"Cookie: tc={cookie}\r\n"
     sock.sendall((head + "\r\n").encode())

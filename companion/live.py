@@ -1,9 +1,14 @@
-"""Live updates: a per-table version that wakes every open page through Server-Sent Events.
+"""Live updates: a per-table version that wakes every open page's Server-Sent Events stream,
+and the stream carries the page's changed parts.
 
-A stream only says "table changed, now at version N"; each page then re-fetches its own
-fragment, so what a viewer may see is decided in one place (the game's view_for) and never
-travels in the stream. A stream sends the current version as soon as it opens, so a page
-that reconnects after sleeping re-fetches at once and misses nothing.
+On a new version each open stream asks for its page's parts (pages.live_parts: rendered
+through the game's view_for for that viewer, so a stream carries only what its viewer may
+see). They are rendered once per version and kind of viewer (the screen, the host, a seat),
+however many pages of that kind are open here, and the public parts inside them once per
+version for all (parts.py). Each stream then sends only the parts that differ from its last
+message, with the version as the message's id, so a page drops a copy older than what it
+shows. A stream that opens (or reopens: the browser's Last-Event-ID) behind the table's
+version sends the whole fragment first, so a page that slept misses nothing.
 """
 
 import os
@@ -11,9 +16,9 @@ import socket
 import threading
 import time
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
-from . import access, game_routes, pg, store
+from . import access, game_routes, pages, pg, store
 from .db import ChangeListener, close_db, get_db, uses_postgres
 
 bp = Blueprint("live", __name__)
@@ -24,12 +29,25 @@ class _Table:
     """The live state of one table: its version and the streams waiting on it."""
 
     def __init__(self):
-        lock = threading.Lock()
-        self.changed = threading.Condition(lock)  # a new version for the streams
-        self.sent = threading.Condition(lock)     # every stream has sent it
+        self.changed = threading.Condition(threading.Lock())  # a new version for the streams
         self.version = 0
         self.streams = 0
-        self.unsent = 0  # streams that have not yet sent the newest version
+        self.rendering = threading.Lock()
+        self.rendered = (0, {})  # (version, {kind of viewer: (version, parts)})
+
+    def parts(self, kind, render):
+        """This kind of viewer's parts at the newest version, rendered by the first stream of
+        that kind to ask (the others of the kind wait for it and share them)."""
+        with self.rendering:
+            version, done = self.rendered
+            if version >= self.version and kind in done:
+                return done[kind]
+            found = render()
+            if found[0] > version:
+                self.rendered = (found[0], {})
+            if found[0] == self.rendered[0]:
+                self.rendered[1][kind] = found
+            return found
 
 
 class Notifier:
@@ -115,7 +133,6 @@ class Notifier:
         (this process's own change coming back through NOTIFY, say) wakes nobody."""
         if version > table.version:
             table.version = version
-            table.unsent = table.streams
             table.changed.notify_all()
 
     def close(self, key):
@@ -135,19 +152,14 @@ class Notifier:
             if table.streams == 0:
                 self._tables.pop(table_id, None)
 
-    def publish(self, table_id, version, wait=0.0):
-        """Wake the table's streams; with `wait`, give them up to that long to send it.
-
-        The publisher's next job is rendering its own answer, and under one GIL that render
-        would hold up the very streams it just woke: waiting here lets them go first."""
+    def publish(self, table_id, version):
+        """Wake the table's streams (each renders and sends its page's parts)."""
         with self._lock:
             table = self._tables.get(table_id)
         if table is None:
             return  # nobody is watching; a stream that opens later reads the version itself
         with table.changed:
             self._raise(table, version)
-            if wait:
-                table.sent.wait_for(lambda: table.unsent <= 0 or table.version != version, wait)
 
     def _reap(self):
         while True:
@@ -159,31 +171,38 @@ class Notifier:
                 with table.changed:
                     table.changed.notify_all()
 
-    def stream(self, key, heartbeat):
-        """Yield SSE messages for one opened stream until its phone goes away."""
+    def stream(self, key, heartbeat, kind=None, render=None, known=0):
+        """Yield SSE messages for one opened stream until its phone goes away: on each newer
+        version, the parts of `kind`'s fragment (render() -> (version, parts)) that differ
+        from this stream's last message. `known` is the version the page already shows; a
+        page behind gets every part first."""
         table = self._open[key][1]
         try:
-            seen = None
+            seen, sent = known, None  # sent: the parts as last sent (None: the page's are unknown)
             yield "retry: 2000\n\n"
             while key not in self._gone:
                 with table.changed:
-                    if table.version == seen:
+                    if table.version <= seen:
                         table.changed.wait(heartbeat)
                     current = table.version
                 if key in self._gone:
                     return
-                if current != seen:
-                    seen = current
-                    yield f"event: changed\ndata: {current}\n\n"
-                    with table.changed:  # handed to the socket: one fewer to wait for
-                        table.unsent -= 1
-                        if table.unsent <= 0:
-                            table.sent.notify_all()
+                if current > seen:
+                    seen, found = table.parts(kind, render)
+                    yield message(seen, found, sent)
+                    sent = found
                 else:
                     # A comment line keeps proxies from closing an idle stream.
                     yield f": {int(time.time())}\n\n"
         finally:
             self.close(key)
+
+
+def message(version, parts, sent=None):
+    """One SSE message: the parts that differ from `sent` (all of them without it)."""
+    lines = "".join(lines for name, (html, lines) in parts.items()
+                    if sent is None or sent.get(name, (None,))[0] != html)
+    return f"id: {version}\nevent: live\n" + (lines or "data: \n") + "\n"
 
 
 def notifier():
@@ -302,15 +321,34 @@ def streams_allowed(threads):
     return threads - max(4, threads // 10)
 
 
+def _number(text):
+    try:
+        return max(0, int(text or 0))
+    except ValueError:
+        return 0
+
+
 @bp.get("/t/<code>/events")
 def events(code):
-    db = get_db()
     table = access.table_or_404(code)
-    version = store.load(db, table).version
+    version = store.load(get_db(), table).version
     viewer = access.current_viewer(table)  # whose phone this is: a stand-in waits for it to go
     if viewer is not None and viewer["seat"] is not None:
         game_routes.request_hook(table, viewer, "page")
-    close_db()  # a stream may stay open for hours: it must not hold a database connection
+    page, viewer = pages.live_viewer(table, request.args.get("page", "screen"))
+    kind = (page, viewer and viewer["role"], viewer and viewer["seat"])
+    # The version the page shows: written into its address, or the id of the last message
+    # the browser had when it reconnects.
+    known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
+
+    def render():
+        g.pop("viewers", None)  # asked afresh: the seat may have been removed meanwhile
+        try:
+            return pages.live_parts(table, page)
+        finally:
+            close_db()  # a stream may stay open for hours: it holds no database connection
+
+    close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     live = notifier()
     if uses_postgres():
@@ -319,12 +357,14 @@ def events(code):
                     current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"])
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
-        # would queue every tap behind it, so this page gets the version now and comes back
-        # in a few seconds (the browser reconnects by itself), polling until a place frees.
-        return Response(f"retry: {OVERFLOW_RETRY_MS}\n\nevent: changed\ndata: {version}\n\n",
-                        mimetype="text/event-stream", headers=headers)
-    response = Response(live.stream(key, current_app.config["HEARTBEAT_SECONDS"]),
-                        mimetype="text/event-stream", headers=headers)
+        # would queue every tap behind it, so this page gets what it is missing now and comes
+        # back in a few seconds (the browser reconnects by itself), until a place frees.
+        first = message(*render()) if version > known else ""
+        return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
+                        headers=headers)
+    response = Response(stream_with_context(
+        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], kind, render, known)),
+        mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response
 

@@ -9,7 +9,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, game_routes, games, parts, qr, store
+from . import access, game_routes, games, pages, qr, store
 from .live import notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
@@ -19,36 +19,18 @@ MAX_FIELD = 200  # longest form value any action needs; longer input is refused,
 
 
 table_or_404 = access.table_or_404
+render_page = pages.render_page
 
 
 def changed(table):
-    """Wake every open page of the table after a committed change, and let their streams
-    send it before this thread goes on to render its own answer (20 ms at most)."""
-    notifier().publish(table.id, store.load(get_db(), table).version, wait=0.02)
+    """Wake every open page of the table after a committed change; each stream renders and
+    sends its page's changed parts, while this thread answers the tap (it does not wait)."""
+    notifier().publish(table.id, store.load(get_db(), table).version)
 
 
 def join_url(table):
     base = current_app.config.get("PUBLIC_URL") or request.host_url
     return base.rstrip("/") + url_for("tables.join", code=table.code)
-
-
-def render_page(template, table, viewer, page, status=200, **extra):
-    """A whole screen, or only its live fragment when htmx asks for it."""
-    folded = store.load(get_db(), table)
-    module = table.module
-    if request.htmx and request.htmx.target in ("live", "live-body"):
-        template = "tables/_live.html"
-    fragment = template == "tables/_live.html"
-    context = dict(
-        table=table, viewer=viewer, page=page, module=module, folded=folded,
-        game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
-        view=parts.public_view(table, folded) if viewer is None
-        else module.view_for(folded.state, viewer),
-        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
-        # A fragment's forms take the token from the page's hx-headers (see parts.py).
-        csrf=None if fragment else access.csrf_token(table),
-        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **extra)
-    return render_template(template, **context), status
 
 
 # --- home and creating a table --------------------------------------------------------
@@ -146,16 +128,10 @@ def screen(code):
 
 @bp.get("/t/<code>/live")
 def live(code):
-    """The live fragment of a screen, re-fetched by every page when the table changes."""
+    """The live fragment of a screen: what a page fetches when it wakes or comes back online
+    (changes themselves come down its stream, see live.py)."""
     table = table_or_404(code)
-    page = request.args.get("page", "screen")
-    viewer = access.current_viewer(table) if page != "screen" else None
-    if page == "host" and (viewer is None or viewer["role"] != "host"):
-        page, viewer = "screen", None
-    if page in ("player", "removed") and viewer is None and access.was_removed(table):
-        page = "removed"  # the phone's seat was taken off (the host may still undo that)
-    elif page in ("player", "removed") and (viewer is None or viewer["seat"] is None):
-        page, viewer = "screen", None
+    page, viewer = pages.live_viewer(table, request.args.get("page", "screen"))
     return render_page("tables/_live.html", table, viewer, page)
 
 

@@ -1,4 +1,4 @@
-// Table Companion's own script: action ids, kept sections, live refresh, keep screen on, the rules tray.
+// Table Companion's own script: action ids, live changes, keep screen on, the rules tray.
 (function () {
   "use strict";
 
@@ -31,131 +31,86 @@
     if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
   });
 
-  // Every swap re-renders the board; it must not close what a player has open or wipe what
-  // they are typing. Open <details> and edited fields are keyed by their place in the page
-  // and put back after the swap, except the form just submitted (and the section holding
-  // it): that one is done and starts fresh, unless the server refused it, or the section
-  // is a list one goes on reading (data-stay-open: the log, after an Undo in it).
-  // They are put back on htmx:afterSwap, in the same task as the swap itself: waiting for
-  // afterSettle (20 ms later, more on a busy phone) showed the new board closed meanwhile,
-  // and a tap or a second swap in that gap found it closed (the flaky browser test).
-  function keyOf(el, all) {
-    var label = el.tagName === "DETAILS"
-      ? (el.id || (el.querySelector("summary") || {}).textContent || "")
-      : ((el.form && el.form.getAttribute("action")) || "") + "|" + el.name;
-    var n = 0;
-    for (var i = 0; i < all.length && all[i] !== el; i++) if (all[i].dataset.keepKey === label) n++;
-    el.dataset.keepKey = label;
-    return label + "#" + n;
+  // Live changes morph into the page (idiomorph), so what is open, focused or scrolled stays
+  // by itself. Two things are the person's until they send them, and a morph leaves them be:
+  // a fold they opened or closed (the server does not know), and a field they changed.
+  function edited(el) {
+    if (el.tagName === "OPTION") el = el.closest("select") || el;
+    if (el.tagName === "SELECT") {
+      return Array.from(el.options).some(function (o) { return o.selected !== o.defaultSelected; });
+    }
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    return (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== el.defaultValue;
   }
-  // What a menu shows when nobody touched it: its option marked selected, else its first
-  // (so a menu with no marked option is not "changed" and does not blank the new one).
-  function selectDefault(select) {
-    var marked = Array.from(select.options).find(function (o) { return o.defaultSelected; });
-    return marked ? marked.value : (select.options[0] ? select.options[0].value : "");
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    if (summary && summary.parentElement.tagName === "DETAILS") summary.parentElement.dataset.toggled = "";
+  });
+  function setUpMorph() {
+    if (!window.Idiomorph) return;
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+      if (name === "data-toggled") return false;  // the page's own mark, unknown to the server
+      if (name === "open" && el.tagName === "DETAILS") return !el.hasAttribute("data-toggled");
+      if (name === "value" || name === "checked" || name === "selected") return !edited(el);
+      return true;
+    };
+    // A spot a page script fills (Blackmail's 5-second Undo) is the script's, not the server's.
+    Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old) {
+      return !(old.hasAttribute && old.hasAttribute("data-page-owned"));
+    };
   }
-  // The board never goes back in time: a refresh that left before a tap and comes back after
-  // the tap's answer carries an older version, and is dropped (the newer board stays).
+
+  // A form that went through is done: it starts fresh, and the fold holding it closes, unless
+  // the fold is a list one goes on reading (data-stay-open: the log, after an Undo in it).
+  // A refused one stays as it was, to be fixed in place.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr, source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!xhr || xhr.status >= 400 || !source || event.detail.requestConfig.verb !== "post") return;
+    var form = source.tagName === "FORM" ? source : source.closest && source.closest("form");
+    if (!form) return;
+    form.reset();
+    var fold = form.closest("details");
+    if (fold && !fold.hasAttribute("data-stay-open")) { fold.open = false; fold.removeAttribute("data-toggled"); }
+  });
+
+  function shown() {
+    var live = document.getElementById("live-body");
+    return live ? parseInt(live.dataset.version, 10) || 0 : 0;
+  }
+  // The board never goes back in time: an answer older than what the page shows (a fetch
+  // that left before a change the stream has brought since) is dropped.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = event.detail.target;
     if (!live || live.id !== "live-body" || !event.detail.shouldSwap) return;
     var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-    var shown = parseInt(live.dataset.version, 10);
-    if (found && shown > parseInt(found[1], 10)) event.detail.shouldSwap = false;
+    if (found && shown() > parseInt(found[1], 10)) event.detail.shouldSwap = false;
   });
-  var kept = null;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var live = event.detail.target;
-    if (!live || live.id !== "live-body") return;
-    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    var refused = event.detail.xhr && event.detail.xhr.status >= 400;  // kept, to be fixed in place
-    var submitted = !refused && source && (source.tagName === "FORM" ? source : source.closest && source.closest("form"));
-    kept = { open: {}, values: {}, focus: null };
-    var details = live.querySelectorAll("details");
-    details.forEach(function (d) {
-      var k = keyOf(d, details);
-      if (d.open && (!(submitted && d.contains(submitted)) || d.hasAttribute("data-stay-open"))) kept.open[k] = true;
-    });
-    var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
-    fields.forEach(function (f) {
-      var k = keyOf(f, fields);
-      if (submitted && f.form === submitted) return;
-      var changed = f.type === "checkbox" || f.type === "radio" ? f.checked !== f.defaultChecked
-        : f.tagName === "SELECT" ? f.value !== selectDefault(f)
-        : f.value !== f.defaultValue;
-      if (changed) kept.values[k] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
-      if (f === document.activeElement) kept.focus = k;
-    });
-  });
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var live = event.target;
-    if (!kept || !live || live.id !== "live-body" || !live.isConnected) return;
-    var restore = kept;
-    kept = null;
-    var details = live.querySelectorAll("details");
-    details.forEach(function (d) { if (restore.open[keyOf(d, details)]) d.open = true; });
-    var fields = live.querySelectorAll("input:not([type=hidden]), select, textarea");
-    fields.forEach(function (f) {
-      var k = keyOf(f, fields);
-      if (k in restore.values) {
-        if (f.type === "checkbox" || f.type === "radio") f.checked = restore.values[k]; else f.value = restore.values[k];
-      }
-      if (k === restore.focus) f.focus({ preventScroll: true });
-    });
-  });
-  // A swap that never happened (refused by htmx, detached target) must not leave its
-  // snapshot for the next one.
-  document.addEventListener("htmx:afterRequest", function () { kept = null; });
 
-  // Live updates. The sse extension keeps the stream open on <main>, which is never swapped;
-  // every "changed N" message is read here, straight from the stream, so none can fall in the
-  // gap while the board is being swapped. The board re-fetches only when N is newer than what
-  // it shows (its own tap's answer and a stream's opening message need no re-fetch), and
-  // checks again after every swap.
-  // While this page's own tap is on its way, it does not catch up: the stream tells of the
-  // tap before its answer arrives, and a refresh landing first would swap the tapped button
-  // out, so htmx would drop the tap's answer (and whatever the answer shows, such as an Undo).
-  // It catches up when the tap ends, however it ends (loadend follows htmx's own onload);
-  // a request that never ended stops counting after TAP_MS, so the page cannot go deaf.
-  var newest = 0, taps = [], TAP_MS = 15000;
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var config = event.detail.requestConfig;
-    if (!config || config.verb !== "post") return;
-    var tap = { at: Date.now() };
-    taps.push(tap);
-    event.detail.xhr.addEventListener("loadend", function () {
-      taps = taps.filter(function (other) { return other !== tap; });
-      setTimeout(catchUp, 0);
-    });
-  });
-  function tapping() {
-    var now = Date.now();
-    taps = taps.filter(function (tap) { return now - tap.at < TAP_MS; });
-    return taps.length > 0;
-  }
-  function catchUp() {
+  // The stream (the sse extension keeps it open on <main>) carries each change's parts for
+  // this page, with the version as the message id: a copy not newer than what the page shows
+  // (its own tap's answer got there first) leaves the page as it is.
+  function applyLive(message) {
     var live = document.getElementById("live-body");
-    if (tapping() || !live || !window.htmx) return;
-    if (newest > parseInt(live.dataset.version, 10)) htmx.trigger(live, "refresh");
+    var version = parseInt(message.lastEventId, 10) || 0;
+    if (!live || !window.htmx || version <= shown()) return;
+    if (message.data.trim()) htmx.swap(live, message.data, { swapStyle: "none" });
+    live.dataset.version = String(version);
+    var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
+    if (error) error.remove();
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     // The browser reopens a dropped stream itself and says "open" again: listen only once.
     var source = event.detail.source;
     if (source.tcListening) return;
     source.tcListening = true;
-    source.addEventListener("changed", function (message) {
-      newest = Math.max(newest, parseInt(message.data, 10) || 0);
-      catchUp();
-    });
-  });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.elt && event.detail.elt.id === "live-body") catchUp();
+    source.addEventListener("live", applyLive);
   });
 
-  // A page that comes back to the foreground re-fetches its state: nothing missed while asleep.
+  // A page that comes back to the foreground fetches its state once: its stream may have
+  // died quietly while the phone slept.
   function refreshLive() {
     var live = document.getElementById("live-body");
-    if (live && window.htmx && !tapping()) htmx.trigger(live, "refresh");
+    if (live && window.htmx) htmx.trigger(live, "refresh");
   }
 
   // "Keep screen on": the Wake Lock API where the browser offers it (https or localhost),
@@ -236,6 +191,7 @@
   window.addEventListener("online", refreshLive);
   window.addEventListener("pageshow", function (event) { if (event.persisted) refreshLive(); });
   document.addEventListener("DOMContentLoaded", setUpAwakeSwitch);
+  document.addEventListener("DOMContentLoaded", setUpMorph);
 
   // Rules links open in the tray over the scoreboard instead of leaving the page.
   document.addEventListener("click", function (event) {

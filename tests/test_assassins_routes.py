@@ -401,8 +401,8 @@ SECRET_FRONT = "Quokka Frontline"
 
 
 def read_sse(phone):
-    """The first messages a phone's live stream sends (it only ever says a version number)."""
-    response = phone.client.get(f"/t/{phone.code}/events")
+    """The first messages a phone's live stream sends: its whole fragment, as its page is behind."""
+    response = phone.client.get(f"/t/{phone.code}/events?page=player")
     chunks = response.response
     messages = [next(chunks) for _ in range(2)]
     response.close()
@@ -440,7 +440,7 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     all_pick((bo, cy), "front")
     screen = text(client.get(f"/t/{code}/screen"))
     assert SECRET_FRONT in screen and SECRET_REAR not in screen   # the front row is face up at the table
-    assert seen["Bo's SSE stream"].startswith("retry:") and "event: changed" in seen["Bo's SSE stream"]
+    assert seen["Bo's SSE stream"].startswith("retry:") and "event: live" in seen["Bo's SSE stream"]
 
 
 def test_host_export_keeps_rear_rows_hidden(three):

@@ -373,12 +373,12 @@ class Watched:
     def fetch(self):
         for path in self.pages:
             self.client.get(f"/t/{self.code}{path}")
-        # The event stream: its opening (retry, then "changed" with the version) is read, then closed.
-        stream = self.client.get(f"/t/{self.code}/events", buffered=False)
+        # The event stream: its opening (retry, then the whole fragment) is read, then closed.
+        stream = self.client.get(f"/t/{self.code}/events?page=player", buffered=False)
         chunks = iter(stream.response)
         opening = "".join(next(chunks).decode() for _ in range(2))
         stream.close()
-        assert "event: changed" in opening
+        assert "event: live" in opening
         self.seen.append(opening)
 
     def scan(self, forbidden, step):

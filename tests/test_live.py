@@ -1,4 +1,4 @@
-"""Server-Sent Events: a stream opens with the current version and wakes on every change."""
+"""Server-Sent Events: a stream carries its page's changed parts, rendered once per kind of viewer."""
 
 import re
 import threading
@@ -9,15 +9,31 @@ from companion.live import Notifier
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
 
 
-def test_notifier_wakes_only_the_changed_table():
+def renderer(name):
+    """A stand-in for pages.live_parts: the version it is asked at, and one part per viewer."""
+    state = {"version": 0, "calls": 0}
+
+    def render():
+        state["calls"] += 1
+        html = f"<div id='x'>{name} at {state['version']}</div>"
+        return state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}
+    return state, render
+
+
+def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     notifier = Notifier()
-    one = notifier.stream(notifier.open(1, 5), heartbeat=0.05)
-    two = notifier.stream(notifier.open(2, 7), heartbeat=0.05)
+    one_state, one_render = renderer("one")
+    two_state, two_render = renderer("two")
+    one_state["version"], two_state["version"] = 5, 7
+    one = notifier.stream(notifier.open(1, 5), 0.05, "screen", one_render, known=0)
+    two = notifier.stream(notifier.open(2, 7), 0.05, "screen", two_render, known=7)
     assert next(one).startswith("retry:") and next(two).startswith("retry:")
-    assert next(one) == "event: changed\ndata: 5\n\n"
-    assert next(two) == "event: changed\ndata: 7\n\n"
+    # One page is behind: it gets every part; the other shows version 7 already.
+    assert next(one) == "id: 5\nevent: live\ndata: <div id='x'>one at 5</div>\ndata: same\n\n"
+    assert next(two).startswith(":")
+    one_state["version"] = 6
     notifier.publish(1, 6)
-    assert next(one) == "event: changed\ndata: 6\n\n"
+    assert next(one) == "id: 6\nevent: live\ndata: <div id='x'>one at 6</div>\n\n"  # the log did not change
     assert next(two).startswith(":")  # table 2 only gets a heartbeat
     assert notifier.open_streams == 2
     one.close()
@@ -25,49 +41,34 @@ def test_notifier_wakes_only_the_changed_table():
     assert notifier.open_streams == 0
 
 
+def test_a_version_is_rendered_once_per_kind_of_viewer():
+    notifier = Notifier()
+    state, render = renderer("screen")
+    streams = [notifier.stream(notifier.open(1, 1), 10, "screen", render, known=1) for _ in range(3)]
+    for stream in streams:
+        next(stream)
+    state["version"] = 2
+    notifier.publish(1, 2)
+    assert {next(stream) for stream in streams} == {"id: 2\nevent: live\ndata: <div id='x'>screen at 2</div>\ndata: same\n\n"}
+    assert state["calls"] == 1
+    for stream in streams:
+        stream.close()
+
+
 def test_a_stream_waiting_is_woken_by_publish():
     notifier = Notifier()
-    stream = notifier.stream(notifier.open(1, 1), heartbeat=10)
-    next(stream), next(stream)
+    state, render = renderer("screen")
+    stream = notifier.stream(notifier.open(1, 1), 10, "screen", render, known=1)
+    next(stream)
     got = []
     reader = threading.Thread(target=lambda: got.append(next(stream)))
     reader.start()
     time.sleep(0.05)
+    state["version"] = 2
     notifier.publish(1, 2)
     reader.join(2)
-    assert got == ["event: changed\ndata: 2\n\n"]
+    assert got and got[0].startswith("id: 2\nevent: live\n")
     stream.close()
-
-
-def test_publish_can_wait_until_the_tables_streams_have_sent_it():
-    notifier = Notifier()
-    streams = [notifier.stream(notifier.open(1, 1), heartbeat=10) for _ in range(2)]
-    for stream in streams:
-        next(stream), next(stream)  # the retry line and the opening version
-    got = []
-
-    def serve(stream):  # as waitress does: write a message, then ask for the next one
-        got.append(next(stream))
-        got.append(next(stream))
-
-    readers = [threading.Thread(target=serve, args=(s,)) for s in streams]
-    for reader in readers:
-        reader.start()
-    time.sleep(0.05)
-    began = time.monotonic()
-    notifier.publish(1, 2, wait=30)  # back once both have sent it, long before 30 s
-    assert time.monotonic() - began < 10
-    assert got == ["event: changed\ndata: 2\n\n"] * 2
-    # Now nobody asks the streams for more (as if their phones stalled): the publisher is
-    # held only as long as `wait`.
-    began = time.monotonic()
-    notifier.publish(1, 3, wait=0.2)
-    assert 0.15 < time.monotonic() - began < 10
-    for reader in readers:
-        reader.join(2)
-    for stream in streams:
-        stream.close()
-    assert notifier.open_streams == 0
 
 
 def test_the_stream_limit_is_checked_and_counted_in_one_step():
@@ -93,14 +94,14 @@ def test_real_server_streams_changes(any_live_server):
         return re.search(pattern, buffer)
 
     assert read_until(rb"text/event-stream")
-    opening = int(read_until(rb"event: changed\ndata: (\d+)").group(1))
+    opening = int(read_until(rb"id: (\d+)\nevent: live").group(1))
     phone = phones[0]
     seat = phone.get(f"/t/{code}/state.json")[2]
     seat_id = int(re.search(r'"seat": ?(\d+)', seat).group(1))
     status, _, text, _ = phone.post(f"/t/{code}/act/score", {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
                                     {"HX-Request": "true", "HX-Target": "live-body"})
     assert status == 200
-    assert read_until(rb"data: %d\n" % (opening + 1))
+    assert read_until(rb"id: %d\nevent: live\ndata: <div id=\"live-board\" hx-swap-oob=\"morph\"" % (opening + 1))
     sock.close()
 
 

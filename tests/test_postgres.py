@@ -240,11 +240,11 @@ def test_two_processes_share_tables_live_and_a_sigkill_loses_nothing(tmp_path, p
         seat = table_state(one.port, code, phones[3])["state"]["seats"][0]["id"]
         # A phone watching process two hears a tap made at process one.
         watcher = benchlib.event_stream(two.port, code, phones[3].cookies["tc"], timeout=1)
-        seen = read_until(watcher, rb"event: changed\ndata: (\d+)")
-        opening = int(re.search(rb"data: (\d+)", seen).group(1))
+        seen = read_until(watcher, rb"id: (\d+)\nevent: live")
+        opening = int(re.search(rb"id: (\d+)", seen).group(1))
         assert tap(phones[0], code, seat) == 200
-        seen = read_until(watcher, rb"data: %d\n" % (opening + 1), seen)
-        assert b"data: %d\n" % (opening + 1) in seen
+        seen = read_until(watcher, rb"id: %d\n" % (opening + 1), seen)
+        assert b"id: %d\n" % (opening + 1) in seen
 
         # A burst at process one; it is SIGKILLed in the middle of it.
         acknowledged, lock, stop = [], threading.Lock(), threading.Event()
@@ -276,7 +276,7 @@ def test_two_processes_share_tables_live_and_a_sigkill_loses_nothing(tmp_path, p
         state = table_state(two.port, code, phones[3])
         logged = [e for e in state["log"] if e["kind"] == "score"]
         assert len(acknowledged) + 1 <= state["state"]["seats"][0]["score"] == len(logged)
-        assert b"data: %d\n" % state["version"] in read_until(watcher, rb"data: %d\n" % state["version"], seen)
+        assert b"id: %d\n" % state["version"] in read_until(watcher, rb"id: %d\n" % state["version"], seen)
         # The killed process's phones come back through process two (same cookies) and a
         # resend of every acknowledged tap changes nothing.
         phone = phones[0]
@@ -299,11 +299,11 @@ def test_workers_serve_live_pages_and_free_those_whose_phone_went(tmp_path, post
         code, phones = benchlib.new_table(server.port, 2)
         seat = table_state(server.port, code, phones[0])["state"]["seats"][0]["id"]
         socks = [benchlib.event_stream(server.port, code, phones[0].cookies["tc"], timeout=1) for _ in range(6)]
-        buffers = [read_until(s, rb"event: changed\ndata: \d+") for s in socks]
+        buffers = [read_until(s, rb"id: \d+\nevent: live") for s in socks]
         assert tap(phones[1], code, seat) == 200
         version = table_state(server.port, code, phones[0])["version"]
         for sock, buffer in zip(socks, buffers):
-            assert b"data: %d\n" % version in read_until(sock, rb"data: %d\n" % version, buffer)
+            assert b"id: %d\n" % version in read_until(sock, rb"id: %d\n" % version, buffer)
         for sock in socks:
             sock.close()
         deadline = time.time() + 10

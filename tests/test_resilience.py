@@ -204,7 +204,7 @@ def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
         answer = b""
         while chunk := extra.recv(4096):  # a whole answer that ends, not a stream that waits
             answer += chunk
-        assert b"200 OK" in answer and b"retry: 3000" in answer and b"event: changed" in answer
+        assert b"200 OK" in answer and b"retry: 3000" in answer and b"event: live" in answer
         assert benchlib.Client(server.port).get("/")[0] == 200
         seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
         assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
@@ -212,7 +212,7 @@ def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
         for sock in held:  # the eight that did get a stream hear the change
             sock.settimeout(5)
             data = b""
-            while data.count(b"event: changed") < 2:
+            while data.count(b"event: live") < 2:
                 data += sock.recv(4096)
             sock.close()
     finally:

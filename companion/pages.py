@@ -1,0 +1,68 @@
+"""Rendering a table's screens: the whole page, its live fragment, and the fragment's parts
+that a live stream carries.
+
+A fragment is `tables/_live.html` for one viewer; it holds a few parts (the board, the host's
+seat list, the log), each an element with an id between <!--part:NAME--> and <!--/part-->.
+A stream sends its page only the parts that changed since its last message, as out-of-band
+swaps that the page morphs in (static/app.js).
+"""
+
+import re
+
+from flask import render_template, url_for
+from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
+
+from . import access, games, parts, store
+from .db import get_db
+
+_PART = re.compile(r"<!--part:(\w+)-->\s*<(\w+) id=\"([\w-]+)\"(.*?)<!--/part-->", re.S)
+
+
+def render_page(template, table, viewer, page, status=200, **extra):
+    """A whole screen, or only its live fragment when htmx asks for it."""
+    if request.htmx and request.htmx.target in ("live", "live-body"):
+        template = "tables/_live.html"
+    return render_template(template, **context(table, viewer, page, extra,
+                                               fragment=template == "tables/_live.html")), status
+
+
+def context(table, viewer, page, extra=None, fragment=True):
+    folded = store.load(get_db(), table)
+    module = table.module
+    return dict(
+        table=table, viewer=viewer, page=page, module=module, folded=folded,
+        game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
+        view=parts.public_view(table, folded) if viewer is None
+        else module.view_for(folded.state, viewer),
+        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
+        # A fragment's forms take the token from the page's hx-headers (see parts.py).
+        csrf=None if fragment else access.csrf_token(table),
+        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **(extra or {}))
+
+
+def live_viewer(table, page):
+    """Which fragment this request may have: (page, viewer). A page kind the asker may not
+    see falls back to the table screen's; a removed seat's phone gets the "removed" notice."""
+    viewer = access.current_viewer(table) if page != "screen" else None
+    if page == "host" and (viewer is None or viewer["role"] != "host"):
+        return "screen", None
+    if page in ("player", "removed") and viewer is None and access.was_removed(table):
+        return "removed", None  # the phone's seat was taken off (the host may still undo that)
+    if page in ("player", "removed") and (viewer is None or viewer["seat"] is None):
+        return "screen", None
+    if page not in ("host", "player"):
+        return "screen", None
+    return page, viewer
+
+
+def live_parts(table, page):
+    """(version, {part name: (html, sse lines)}) of this asker's fragment: what a stream sends.
+    Each part is ready to go as an out-of-band morph, its lines already in SSE's data form."""
+    page, viewer = live_viewer(table, page)
+    values = context(table, viewer, page)
+    html = render_template("tables/_live.html", **values)
+    found = {}
+    for name, tag, ident, rest in _PART.findall(html):
+        swap = f'<{tag} id="{ident}" hx-swap-oob="morph"{rest}'
+        found[name] = (swap, "data: " + swap.replace("\n", "\ndata: ") + "\n")
+    return values["version"], found
