@@ -6,8 +6,9 @@ ARGS ?=
 
 .PHONY: run test bench screenshots chromium postgresql
 
+# A checkout keeps its tables in ./data beside it ($COMPANION_DATA_DIR or ARGS="--data-dir D" win).
 run: $(VENV)/.app
-	$(VENV)/bin/companion serve $(ARGS)
+	$(VENV)/bin/companion serve --data-dir "$${COMPANION_DATA_DIR:-data}" $(ARGS)
 
 test: $(VENV)/.test chromium postgresql
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest $(ARGS)

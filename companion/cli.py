@@ -1,6 +1,7 @@
 """`companion serve`: the real server (waitress) on the LAN, with the join address and QR."""
 
 import gc
+import importlib.util
 import json
 import os
 import socket
@@ -8,11 +9,25 @@ import sys
 
 import click
 
-from . import create_app, default_data_dir, live, qr
+from . import create_app, live, qr
+
+# The folder name under the platform's per-user data folder (platformdirs).
+APP_NAME = "table-companion"
 
 
 def lan_address():
     """This machine's address on the local network, as phones would reach it."""
+    # The address of the interface the default route leaves by: on a Mac the host name often
+    # resolves to nothing, and on Windows to a virtual adapter (WSL, Hyper-V) first. A UDP
+    # connect sends no packet.
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+        if not address.startswith(("127.", "0.")):
+            return address
+    except OSError:
+        pass  # no route at all (no network): try the host name
     try:
         candidates = socket.gethostbyname_ex(socket.gethostname())[2]
     except OSError:
@@ -21,6 +36,48 @@ def lan_address():
         if not address.startswith("127."):
             return address
     return "127.0.0.1"
+
+
+def data_dir_choice(given):
+    """Where the tables live, and a few words on why there (None when the user named it).
+
+    --data-dir (or $COMPANION_DATA_DIR) wins; then a ./data that already exists in the
+    current folder (where earlier versions kept it); else this user's data folder, so an
+    installed app does not litter whatever folder its terminal happens to be in."""
+    if given:
+        return given, None
+    if os.path.isdir("data"):
+        return os.path.abspath("data"), "the data folder in the current folder"
+    import platformdirs  # only here: an explicit --data-dir never needs it
+    return platformdirs.user_data_dir(APP_NAME, appauthor=False), "your user data folder"
+
+
+def gunicorn_missing():
+    """Why --workers above 1 cannot run here, or None. gunicorn forks and needs fcntl, so it
+    runs only on Unix; on Windows this says so instead of a traceback."""
+    if not hasattr(os, "fork"):
+        return ("--workers above 1 runs gunicorn, which works only on Unix (Linux, macOS, a "
+                "Raspberry Pi), not on this system. Leave out --workers: one process holds a "
+                "game night's phones.")
+    try:
+        if importlib.util.find_spec("gunicorn") is None or importlib.util.find_spec("gevent") is None:
+            return ("--workers above 1 needs gunicorn and gevent, which are not installed here "
+                    "(pip install gunicorn gevent). Leave out --workers to run one process.")
+        import gunicorn.util  # noqa: F401  imports fcntl: fails where gunicorn cannot run
+    except ImportError as error:
+        return (f"--workers above 1 runs gunicorn, which cannot start on this system ({error}). "
+                "Leave out --workers: one process holds a game night's phones.")
+    return None
+
+
+def _printable(text):
+    """Whether stdout can show the QR code's block characters (a Windows console redirected
+    to a file may be in a code page without them)."""
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "ascii")
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -93,8 +150,9 @@ WAITRESS_CONNECTIONS = 960
               show_default="0.0.0.0 (every interface, so phones on the LAN can connect)")
 @click.option("--port", type=int, default=lambda: int(os.environ.get("COMPANION_PORT", 8000)),
               show_default="8000")
-@click.option("--data-dir", default=default_data_dir, show_default="./data (or $COMPANION_DATA_DIR)",
-              help="Folder for the SQLite database and the secret key.")
+@click.option("--data-dir", default=lambda: os.environ.get("COMPANION_DATA_DIR"),
+              show_default="$COMPANION_DATA_DIR, else ./data if it exists, else your user data folder",
+              help="Folder for the SQLite database and the keys.")
 @click.option("--public-url", default=lambda: os.environ.get("COMPANION_PUBLIC_URL"),
               help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).")
 @click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 320)),
@@ -118,6 +176,10 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
 
     if workers < 1:
         _fail("--workers must be 1 or more.", 2)
+    if workers > 1:
+        reason = gunicorn_missing()
+        if reason:
+            _fail(reason, 2)
     if workers > 1 and not database:
         _fail("--workers above 1 needs --database postgresql://…: with SQLite in the data dir, "
               "a tap on one process would never reach the phones watching another.", 2)
@@ -127,6 +189,7 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         except db.DatabaseUnavailable as error:
             _fail(str(error), 2 if not db.is_postgres_url(database) else 1)
 
+    data_dir, data_why = data_dir_choice(data_dir)
     if not public_url:
         shown_host = lan_address() if host in ("0.0.0.0", "::", "") else host
         public_url = f"http://{shown_host}:{port}"
@@ -138,8 +201,12 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
     if database:
         config["DATABASE_URL"] = database
     app = create_app(config)
-    click.echo(qr.terminal(public_url + "/"))
+    drawn = qr.terminal(public_url + "/")
+    click.echo(drawn if _printable(drawn) else "(This terminal cannot draw the QR code; the host page shows it.)")
     click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
+    if public_url.startswith(("http://127.", "http://localhost")) and host in ("0.0.0.0", "::", ""):
+        click.echo("No network found: phones cannot reach this address. Join the Wi-Fi the phones "
+                   "use and start again, or name this machine's address with --public-url.")
     if workers == 1:
         click.echo(f"Live pages: {stream_limit} at once (--threads {threads}); more than that check back every few seconds.")
     else:
@@ -149,6 +216,9 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
                f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)")
     if database:
         click.echo(f"Data: {db.shown_url(database)}   (Ctrl+C stops the server)")
+    elif data_why:
+        click.echo(f"Data: {app.config['DATABASE']}, in {data_why} (--data-dir picks another)"
+                   f"   (Ctrl+C stops the server)")
     else:
         click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
     sys.stdout.flush()

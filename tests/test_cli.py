@@ -1,13 +1,8 @@
-"""The command line and the package: `companion --help`, `python -m companion`, the wheel."""
+"""The command line: `companion --help`, `python -m companion`, the banner, where the data goes."""
 
+import re
 import subprocess
 import sys
-import zipfile
-from pathlib import Path
-
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_help_lists_serve_and_its_options():
@@ -41,13 +36,37 @@ def test_serve_prints_the_address_and_a_qr_code(live_server):
     assert "Live pages: 288 at once (--threads 320)" in text
 
 
-@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
-def test_the_wheel_carries_templates_static_and_rules(tmp_path):
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr
-    wheel = next(tmp_path.glob("*.whl"))
-    names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("companion/templates/base.html", "companion/static/app.js",
-                   "companion/static/vendor/htmx-2.0.11.min.js", "companion/rules/data/blackmail.json"):
-        assert needed in names
+# The wheel's contents and the installed app: tests/test_install.py.
+
+
+def test_data_goes_where_it_is_named_or_was_or_the_users_data_folder(tmp_path, monkeypatch):
+    from companion.cli import data_dir_choice
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert data_dir_choice(None) == (str(tmp_path / "xdg" / "table-companion"), "your user data folder")
+    (tmp_path / "data").mkdir()  # where earlier versions kept it: still used
+    assert data_dir_choice(None) == (str(tmp_path / "data"), "the data folder in the current folder")
+    assert data_dir_choice("elsewhere") == ("elsewhere", None)
+
+
+def test_data_dir_from_the_environment_and_the_last_flag_wins(monkeypatch):
+    from companion.cli import serve
+    monkeypatch.setenv("COMPANION_DATA_DIR", "/from/env")
+    assert serve.make_context("serve", []).params["data_dir"] == "/from/env"
+    # `make run` passes --data-dir data, then the user's ARGS: theirs must win.
+    assert serve.make_context("serve", ["--data-dir", "data", "--data-dir", "/mine"]).params["data_dir"] == "/mine"
+    monkeypatch.delenv("COMPANION_DATA_DIR")
+    assert serve.make_context("serve", []).params["data_dir"] is None
+
+
+def test_the_printed_address_is_an_ipv4_address():
+    from companion.cli import lan_address
+    assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", lan_address())
+
+
+def test_workers_need_gunicorn_and_say_so(monkeypatch):
+    from companion import cli
+    assert cli.gunicorn_missing() is None  # here (Linux, gunicorn installed) it can run
+    monkeypatch.delattr(cli.os, "fork")
+    assert "works only on Unix" in cli.gunicorn_missing()
