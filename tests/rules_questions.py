@@ -157,6 +157,9 @@ QUESTIONS = [
     ("3 magicians", ASSASSINS, "magician"),
     ("wizzard", ASSASSINS, "wizard"),
     ("how many players", ASSASSINS, "players-table"),
+
+    # ---------------------------------------------------------------- found in play
+    ("everyone else is protected", BLACKMAIL, "cheryl-tunt"),
 ]
 
 

@@ -295,6 +295,49 @@ def test_edit_distance_counts_a_swap_once():
     assert rules._distance("kreiger", "krieger", 2) == 1
     assert rules._distance("kruger", "krueger", 2) == 1
     assert rules._distance("abc", "xyz", 1) == 2     # over the limit: limit + 1
+    assert rules._distance("magican", "magician", 2) == 1
+    assert rules._distance("wizzard", "wizard", 1) == 1
+
+
+def test_word_forms_share_a_stem():
+    from companion.rules.index import _stem
+    for forms in (("protected", "protection", "protecting"), ("eliminated", "elimination"),
+                  ("copies", "copy"), ("games", "game"), ("scored", "scores", "scoring")):
+        assert len({_stem(w) for w in forms}) == 1, forms
+    assert ("blackmail", "cheryl-tunt") in ids(rules.search("protection", "blackmail"))[:3]
+
+
+def test_stemming_from_many_threads_gives_the_same_stems():
+    # one Snowball stemmer object is shared; it keeps state while it works
+    from companion.rules.index import _stem
+    words = [f"{root}{end}" for root in ("protect", "elimin", "shuffl", "guess", "score")
+             for end in ("ed", "ing", "ion", "s", "ations", "ingly")]
+    expected = [_stem.__wrapped__(w) for w in words]
+    seen, errors = [], []
+
+    def work():
+        try:
+            for _ in range(50):
+                seen.append([_stem.__wrapped__(w) for w in words])
+        except Exception as exc:     # pragma: no cover - shown on failure
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(seen) == 200 and all(s == expected for s in seen)
+
+
+@pytest.mark.parametrize("query", ["everyone else is protected",
+                                   "what if everyone else is protected",
+                                   "everybody else is protected"])
+def test_words_only_found_in_running_text_weigh_less(query):
+    # "everyone" and "else" name no topic: the entry about protection must not sink below
+    # entries that merely use both words somewhere in their text
+    top3 = ids(rules.search(query, "blackmail"))[:3]
+    assert ("blackmail", "cheryl-tunt") in top3 or ("blackmail", "reading-no-target") in top3
 
 
 def test_game_title_words_do_not_match_every_entry():
@@ -480,6 +523,15 @@ def test_box_text_is_searchable():
     assert found[1]["title"] == "The 28-card deck list"   # untitled box text borrows the entry's
     found = rules.search("katya", box=BOX)
     assert ("event-katya", "box") in [(e["id"], e["source"]) for e in found]
+
+
+def test_box_text_matches_other_forms_of_a_word():
+    # "copy" stems to "copi", which does not start "copy" itself: stems are compared too
+    box = [{"game": "assassins", "id": "quux-note", "title": "Quuxmancer",
+            "body": "Three copies in the deck."}]
+    for query in ("quuxmancer copy", "quuxmancer copies", "quuxmancer cop"):
+        found = rules.search(query, "assassins", box=box)
+        assert ("quux-note", "box") in [(e["id"], e["source"]) for e in found], query
 
 
 def test_words_of_the_box_text_are_not_corrected():

@@ -8,11 +8,14 @@ share it without locks. Query reading (query.py) and ranking (search.py) split w
 the helpers here, so a query word and an indexed word always mean the same thing.
 """
 
+import functools
 import json
 import re
 import threading
 import unicodedata
 from importlib import resources
+
+import snowballstemmer
 
 GAMES = ("danger-zone", "blackmail", "assassins")
 KINDS = ("rule", "card", "reading", "table", "missing", "quickref")
@@ -54,14 +57,17 @@ def _words(text):
     return _WORD.findall(_POSSESSIVE.sub("", _fold(text)))
 
 
+# Snowball's English (Porter 2) stemmer. A stemmer object keeps its state while it works,
+# so threads take turns; the cache means each word is stemmed once per process.
+_stemmer = snowballstemmer.stemmer("english")
+_stem_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8192)
 def _stem(word):
-    """A light stem for matching word forms: "copies" -> "copy", "killed" -> "kill"."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    for suffix in ("ing", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """The word's stem, for matching word forms: "copies" -> "copi", "protection" -> "protect"."""
+    with _stem_lock:
+        return _stemmer.stemWord(word)
 
 
 def _norm(text):
@@ -96,6 +102,7 @@ class _Data:
         self.postings = {}      # word -> {rowid: best field weight}
         self.phrases = {}       # rowid -> [(field weight, " normalised field text ")]
         self.title_words = {}   # rowid -> frozenset of the title's non-stop words
+        self.topic_words = set()    # words of any title, alias or tag: what entries are about
         self.vocab = []         # every indexed word, sorted (prefix completion)
         self.name_vocab = []    # words of titles and aliases, sorted (short prefixes)
         self.stems = {}         # stem -> [words]
@@ -177,6 +184,8 @@ def _index_entry(d, rowid, e, surnames):
     for field, parts in fields.items():
         for part in parts:
             words = _words(part)
+            if field != "body":
+                d.topic_words.update(words)
             texts.append((FIELD_WEIGHTS[field], " " + " ".join(words) + " "))
             for w in words:
                 weight = FIELD_WEIGHTS[field]

@@ -1,9 +1,10 @@
 """Rules lookup: reading a query, word by word (stop words dropped, at most MAX_TERMS words):
-  - a word matches the same word, a word with the same stem ("kills" finds "killed"), a
-    longer word it starts (as you type: "magici" finds "Magician"), or the phrase its table
-    alias stands for ("uh" finds "Upper Hand");
+  - a word matches the same word, a word with the same Snowball stem ("kills" finds
+    "killed", "protected" finds "protection"), a longer word it starts (as you type:
+    "magici" finds "Magician"), or the phrase its table alias stands for ("uh" finds
+    "Upper Hand");
   - a word the entries never use is read as the nearest word they do use (one typo, two in
-    long words: "kreiger" is "krieger");
+    long words, a swap of two letters counting as one: "kreiger" is "krieger");
   - words of a game's own title ("danger", "blackmail") pick the game rather than match:
     "Archer" stays a word because it names cards in both Archer games;
   - a number in a question ("do I have to play the 8") also names the card with that number
@@ -12,6 +13,8 @@
 
 import bisect
 import functools
+
+from rapidfuzz.distance import OSA
 
 from .index import GAMES, STOP_WORDS, _WORD, _deletes, _fold, _load, _max_typos, _norm, _stem, _words
 
@@ -63,20 +66,8 @@ MAX_COMPLETIONS = 60
 
 def _distance(a, b, limit):
     """Edit distance with adjacent swaps counted once ("ei" for "ie"), or limit + 1 when
-    it is over limit."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    prev2, prev = None, list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        if min(cur) > limit:
-            return limit + 1
-        prev2, prev = prev, cur
-    return prev[-1]
+    it is over limit: rapidfuzz's optimal string alignment distance."""
+    return OSA.distance(a, b, score_cutoff=limit)
 
 
 @functools.lru_cache(maxsize=4096)

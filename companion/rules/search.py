@@ -7,8 +7,9 @@ text. They are few (about 130), so every scoring rule is here to read rather tha
 in a bm25 formula. Callers import only this module.
 
 An entry scores, per word, by where the word stands (title over aliases over tags over
-text) times how rare the word is, scaled by the share of the query it answers; a number in
-a question ("do I have to play the 8") also names the card with that number. An entry
+text) times how rare the word is, scaled by the share of the query it answers; a word no
+title, alias or tag uses ("else") counts for less; a number in a question ("do I have to
+play the 8") also names the card with that number. An entry
 whose title the query names, or whose alias stands in the query, gets a bonus; the app's
 readings and the quick references weigh less than the rules they comment on.
 
@@ -44,6 +45,10 @@ NUMBER_WEIGHT = 12.0        # "the 8" names card 8 as surely as its title would
 # Bonuses, in the units of a title hit: the query names the entry.
 TITLE_BONUS = 6.0           # times the share of the title's words the query holds
 NAME_BONUS = 8.0            # per word of a title or alias that stands whole in the query
+# A query word that no title, alias or tag uses ("else") names no topic of the rules: it
+# is found only in running text, where its rarity among a few dozen entries says little
+# about what an entry is about, so it counts less towards both score and coverage.
+PROSE_FACTOR = 0.5
 KIND_FACTORS = {"reading": 0.7, "quickref": 0.4, "missing": 0.95}
 
 _NUMBER_QUERY = re.compile(r"^(?:#|no\.?|nr\.?|card|number|n)?\s*(\d{1,2})$")
@@ -103,8 +108,10 @@ def _scored(q):
             for g in q.scope:
                 for rowid in d.numbers.get((g, int(w)), ()):
                     hits[rowid] = max(hits.get(rowid, 0), NUMBER_WEIGHT)
-        idf = math.log(1 + n / (1 + len(hits)))
         words = {word for word, _ in fits} | set(_words(alias or ""))
+        idf = math.log(1 + n / (1 + len(hits)))
+        if not w.isdigit() and words.isdisjoint(d.topic_words):
+            idf *= PROSE_FACTOR
         per_term.append((idf, hits, words))
 
     total_idf = sum(t[0] for t in per_term) or 1.0
@@ -198,15 +205,18 @@ def _dedupe(rows):
 
 @functools.lru_cache(maxsize=2048)
 def _box_text(text):
-    """(sorted distinct words, " normalised text ") of one piece of typed text."""
+    """(sorted distinct words, those words and their stems, " normalised text ") of one
+    piece of typed text. Stems are kept since a stem need not start its word ("copi")."""
     words = _words(text)
-    return tuple(sorted(set(words))), " " + " ".join(words) + " "
+    distinct = set(words)
+    return (tuple(sorted(distinct)), tuple(sorted(distinct | {_stem(w) for w in distinct})),
+            " " + " ".join(words) + " ")
 
 
 def _hits(terms, text):
-    """How many query terms the text matches: prefix of a word (loosely stemmed), or the
-    term's alias phrase."""
-    words, flat = _box_text(text)
+    """How many query terms the text matches: the term's stem starting a word or a word's
+    stem, or the term's alias phrase."""
+    _, words, flat = _box_text(text)
     hits = 0
     for word, phrase in terms:
         stem = _stem(word)

@@ -5,53 +5,30 @@
 //    overwritten by a later, different fingerprint).
 //  - On the verify page, check(): the revealed text must hash to the remembered fingerprint, and
 //    replaying the round from the revealed order and the public plays must give this phone the
-//    cards it remembers. crypto.subtle needs https (a LAN is plain http), so SHA-256 is here.
+//    cards it remembers. The hash is @noble/hashes' SHA-256, not crypto.subtle, which needs https.
 (function () {
   "use strict";
   if (window.blackmailLoaded) { return; }   // the board re-renders with every live refresh
   window.blackmailLoaded = true;
 
-  // ------------------------------------------------------------------ SHA-256 (FIPS 180-4)
-  var K = [0x428a2f98,0x71374491,0xb5c0fbcf,0xe9b5dba5,0x3956c25b,0x59f111f1,0x923f82a4,0xab1c5ed5,
-    0xd807aa98,0x12835b01,0x243185be,0x550c7dc3,0x72be5d74,0x80deb1fe,0x9bdc06a7,0xc19bf174,
-    0xe49b69c1,0xefbe4786,0x0fc19dc6,0x240ca1cc,0x2de92c6f,0x4a7484aa,0x5cb0a9dc,0x76f988da,
-    0x983e5152,0xa831c66d,0xb00327c8,0xbf597fc7,0xc6e00bf3,0xd5a79147,0x06ca6351,0x14292967,
-    0x27b70a85,0x2e1b2138,0x4d2c6dfc,0x53380d13,0x650a7354,0x766a0abb,0x81c2c92e,0x92722c85,
-    0xa2bfe8a1,0xa81a664b,0xc24b8b70,0xc76c51a3,0xd192e819,0xd6990624,0xf40e3585,0x106aa070,
-    0x19a4c116,0x1e376c08,0x2748774c,0x34b0bcb5,0x391c0cb3,0x4ed8aa4a,0x5b9cca4f,0x682e6ff3,
-    0x748f82ee,0x78a5636f,0x84c87814,0x8cc70208,0x90befffa,0xa4506ceb,0xbef9a3f7,0xc67178f2];
+  // ------------------------------------------------------------------ SHA-256
+  // An audited library (@noble/hashes, MIT), vendored unchanged from its npm package, so a
+  // player need not trust hand-written bit twiddling. It ships as ES modules: imported here
+  // (same origin, so the content security policy allows it), on the verify page only.
+  // crypto.subtle is left out on purpose: it exists only in a secure context (a LAN is plain
+  // http), and one path everywhere means phones run exactly what the tests run.
+  var NOBLE = "vendor/noble-hashes-2.4.0/";
+  var hasher = null;
 
-  function rotr(x, n) { return (x >>> n) | (x << (32 - n)); }
-
-  function sha256(text) {
-    var bytes = new TextEncoder().encode(String(text));
-    var n = bytes.length, total = Math.ceil((n + 9) / 64) * 64;
-    var m = new Uint8Array(total);
-    m.set(bytes);
-    m[n] = 0x80;
-    var view = new DataView(m.buffer);
-    view.setUint32(total - 8, Math.floor(n / 0x20000000));   // the length in bits, big-endian
-    view.setUint32(total - 4, (n * 8) >>> 0);
-    var H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
-    var W = new Int32Array(64);
-    for (var off = 0; off < total; off += 64) {
-      var i;
-      for (i = 0; i < 16; i++) W[i] = view.getInt32(off + 4 * i);
-      for (i = 16; i < 64; i++) {
-        var x = W[i - 15], y = W[i - 2];
-        W[i] = (W[i - 16] + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + W[i - 7]
-                + (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10))) | 0;
-      }
-      var a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
-      for (i = 0; i < 64; i++) {
-        var t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + W[i]) | 0;
-        var t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
-      }
-      H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0;
-      H[4] = (H[4] + e) | 0; H[5] = (H[5] + f) | 0; H[6] = (H[6] + g) | 0; H[7] = (H[7] + h) | 0;
+  function sha256(text) {     // -> Promise of the hex digest of text's UTF-8 bytes
+    if (!hasher) {
+      var base = document.body.dataset.static || "/static/";
+      hasher = Promise.all([import(base + NOBLE + "sha2.js"), import(base + NOBLE + "utils.js")])
+        .then(function (m) {
+          return function (t) { return m[1].bytesToHex(m[0].sha256(m[1].utf8ToBytes(t))); };
+        });
     }
-    return H.map(function (v) { return (v >>> 0).toString(16).padStart(8, "0"); }).join("");
+    return hasher.then(function (hash) { return hash(String(text)); });
   }
 
   // ------------------------------------------------------------------ what the phone remembers
@@ -175,7 +152,13 @@
       return;
     }
     var text = textEl.textContent.trim();
-    var hash = sha256(text);
+    sha256(text).then(function (hash) { checkRevealed(section, box, kept, text, hash); }, function () {
+      say(box, null, "This browser could not load the hash library, so it cannot check the text. "
+        + "Reload the page, or use the Python line below.");
+    });
+  }
+
+  function checkRevealed(section, box, kept, text, hash) {
     if (hash !== kept.fingerprint) {
       say(box, false, "The revealed text does not hash to the fingerprint this phone noted at the deal ("
         + kept.fingerprint.slice(0, 16) + "); its hash starts " + hash.slice(0, 16) + ".");
