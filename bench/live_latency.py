@@ -1,16 +1,15 @@
-"""Live latency: time from a score POST to every open event stream of that table seeing it.
+"""Live latency: time from a score POST to every phone of that table holding the change.
 
     python bench/live_latency.py --tables 8 --phones 8 [--changes 400] [--interval 3]
 
 Starts the real server, seats N phones at each of M tables, opens one event stream per
-phone (M x N streams, read by one selector loop so the measuring side adds no thread
-contention), then each phone posts a score change every `interval` seconds on average
-until `changes` changes have been posted. Prints one JSON object per change and a summary
-last: p50_ms, p95_ms, p99_ms, max_ms, missed, errors, streams, cpu_s, peak_rss_mb.
-
-With --refetch every phone also does what its page does on each message: GET its live
-fragment. Then the summary adds seen_p50_ms / seen_p95_ms: from the POST to each phone
-holding a fragment with the change in it (what a player actually sees).
+phone (M x N streams, read by one selector loop in a process of its own, so the measuring
+side adds no thread contention), then each phone posts a score change every `interval`
+seconds on average until `changes` changes have been posted. A phone holds a change when a
+stream message with its parts (id = the version) has arrived whole, or, for the phone that
+tapped, when its tap's answer came back, whichever is first. Prints one JSON object per
+change and a summary last: seen p50/p95/p99/max, missed, errors, streams, cpu_s, peak_rss_mb,
+and stream_kb (what the streams carried).
 
 With --database postgresql://… the server keeps its tables there (--database temp starts a
 throwaway PostgreSQL for the run), and --workers N runs N processes (gunicorn + gevent);
@@ -18,7 +17,6 @@ cpu_s then counts every server process, not the database's.
 """
 
 import argparse
-import concurrent.futures
 import json
 import multiprocessing
 import random
@@ -32,72 +30,6 @@ from benchlib import Client, Server, TempPostgres, event_stream, new_table, perc
 TIMEOUT = 5.0
 
 
-class Refetcher:
-    """Phones fetching their live fragment on each message, one request in flight per phone."""
-
-    def __init__(self, tables, port, workers=32):
-        self.pool = concurrent.futures.ThreadPoolExecutor(workers)
-        self.clients, self.locks = {}, {}
-        for t, (code, phones) in enumerate(tables):
-            for p, phone in enumerate(phones):
-                client = Client(port)  # its own connection: the phone's taps use the other
-                client.cookies = dict(phone.cookies)
-                self.clients[(t, p)] = (code, client)
-                self.locks[(t, p)] = threading.Lock()
-        self.fetched = {}  # (table, phone) -> [(version in fragment, time)]
-        self.holding = {}  # (table, phone) -> newest version the phone shows
-        self.errors = 0
-        self.pending = 0
-        self.pending_lock = threading.Lock()
-
-    def settle(self, timeout=300):
-        """Wait until the fetches the opening messages caused are done: pages that opened
-        before the game started hold their fragment already, so taps are timed after that."""
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            with self.pending_lock:
-                if self.pending == 0:
-                    return
-            time.sleep(0.1)
-
-    def posted(self, key, version):
-        """A phone's own tap answered with the fresh fragment, as the page swaps it in."""
-        self.holding[key] = max(self.holding.get(key, 0), version)
-        self.fetched.setdefault(key, []).append((version, time.perf_counter()))
-
-    def changed(self, key, version):
-        if version > self.holding.get(key, 0):  # as app.js: no re-fetch for what it shows
-            with self.pending_lock:
-                self.pending += 1
-            self.pool.submit(self._fetch_counted, key, version)
-
-    def _fetch_counted(self, key, wanted):
-        try:
-            self._fetch(key, wanted)
-        finally:
-            with self.pending_lock:
-                self.pending -= 1
-
-    def _fetch(self, key, wanted):
-        code, client = self.clients[key]
-        with self.locks[key]:
-            if self.holding.get(key, 0) >= wanted:
-                return
-            try:
-                status, _, text, _ = client.get(f"/t/{code}/live?page=player",
-                                                {"HX-Request": "true", "HX-Target": "live-body"})
-                version = int(re.search(r'data-version="(\d+)"', text).group(1))
-            except Exception:
-                self.errors += 1
-                return
-            self.holding[key] = max(self.holding.get(key, 0), version)
-            self.fetched.setdefault(key, []).append((version, time.perf_counter()))
-
-    def first_holding(self, key, version):
-        times = [t for v, t in self.fetched.get(key, []) if v >= version]
-        return min(times) if times else None
-
-
 class Streams:
     """Every event stream, read in one thread; records when each stream saw each version."""
 
@@ -105,6 +37,7 @@ class Streams:
         self.on_message = on_message
         self.selector = selectors.DefaultSelector()
         self.seen = {}  # (table, stream index) -> {version: time}
+        self.bytes = 0
         self.lock = threading.Lock()
         self.buffers = {}
         self.running = True
@@ -128,15 +61,14 @@ class Streams:
                 if not chunk:
                     self.selector.unregister(sock)
                     continue
+                self.bytes += len(chunk)
                 data = self.buffers[sock] + chunk
                 *messages, self.buffers[sock] = data.split(b"\n\n")
                 for message in messages:
-                    found = re.search(rb"event: changed\ndata: (\d+)", message)
-                    if found:
+                    found = re.match(rb"id: (\d+)\nevent: live\n", message)
+                    if found:  # the message is whole: the page holds its parts now
                         with self.lock:
                             self.seen[key].setdefault(int(found.group(1)), now)
-                        if self.on_message:
-                            self.on_message(key, int(found.group(1)))
 
     def first_seen_at_or_after(self, key, version):
         with self.lock:
@@ -156,13 +88,13 @@ def read_elsewhere(port, specs, ready, stop, out):
     stop.wait()
     streams.running = False
     reader.join()
-    out.put(streams.seen)
+    out.put((streams.seen, streams.bytes))
 
 
 class SeenElsewhere(Streams):
-    def __init__(self, seen):
+    def __init__(self, seen, received):
         super().__init__()
-        self.seen = seen
+        self.seen, self.bytes = seen, received
 
 
 def main():
@@ -172,7 +104,6 @@ def main():
     parser.add_argument("--changes", type=int, default=400)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between one phone's taps")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default: the CLI's)")
-    parser.add_argument("--refetch", action="store_true", help="phones re-fetch their fragment on each message")
     parser.add_argument("--database", default=None,
                         help="postgresql://… (or 'temp' for a throwaway PostgreSQL); default SQLite")
     parser.add_argument("--workers", type=int, default=None, help="server processes (gunicorn + gevent)")
@@ -194,27 +125,17 @@ def run(args, streams_total, database):
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
-        refetcher = Refetcher(tables, server.port) if args.refetch else None
         specs = [(code, phone.cookies["tc"], (t, p))
                  for t, (code, phones) in enumerate(tables) for p, phone in enumerate(phones)]
-        if refetcher:  # re-fetching reacts to each message, so it reads here
-            streams = Streams(refetcher.changed)
-            for code, cookie, key in specs:
-                streams.open(server.port, code, cookie, key)
-            reader = threading.Thread(target=streams.run, daemon=True)
-            reader.start()
-        else:
-            context = multiprocessing.get_context("fork")
-            ready, stop, out = context.Event(), context.Event(), context.Queue()
-            reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
-            reader.start()
-            ready.wait(60)
-        time.sleep(1.0)  # every stream has sent its opening version
-        if refetcher:
-            refetcher.settle()
+        context = multiprocessing.get_context("fork")
+        ready, stop, out = context.Event(), context.Event(), context.Queue()
+        reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
+        reader.start()
+        ready.wait(60)
+        time.sleep(1.0 + streams_total / 500)  # every stream has sent its opening fragment
         cpu_before = server.cpu_seconds()
 
-        posts = []  # (table index, version, sent at)
+        posts = []  # (table index, version, sent at, tapping phone, answered at)
         lock = threading.Lock()
         per_table = max(1, args.changes // args.tables)
         gap = args.interval / args.phones  # a table's phones together tap this often
@@ -235,15 +156,14 @@ def run(args, streams_total, database):
                     {"seat": random.choice(seats), "delta": random.choice([1, -1, 2]),
                      "csrf": phone.csrf, "action_id": f"{t}-{time.time_ns()}"},
                     {"HX-Request": "true", "HX-Target": "live-body"})
+                answered = time.perf_counter()
                 found = re.search(r'data-version="(\d+)"', text)
                 if status != 200 or not found:
                     with lock:
                         errors += 1
                     continue
                 with lock:
-                    posts.append((t, int(found.group(1)), sent))
-                if refetcher:
-                    refetcher.posted((t, phones.index(phone)), int(found.group(1)))
+                    posts.append((t, int(found.group(1)), sent, phones.index(phone), answered))
 
         tappers = [threading.Thread(target=tapper, args=(t,)) for t in range(args.tables)]
         for thread in tappers:
@@ -251,29 +171,22 @@ def run(args, streams_total, database):
         for thread in tappers:
             thread.join()
         time.sleep(TIMEOUT if posts else 0)
-        if refetcher:
-            streams.running = False
-            reader.join()
-        else:
-            stop.set()
-            streams = SeenElsewhere(out.get(timeout=60))
-            reader.join()
+        stop.set()
+        streams = SeenElsewhere(*out.get(timeout=120))
+        reader.join()
         cpu = server.cpu_seconds() - cpu_before
 
-        if refetcher:
-            refetcher.pool.shutdown(wait=True)
-        latencies, missed, visible = [], 0, []
-        for t, version, sent in posts:
+        latencies, missed = [], 0
+        for t, version, sent, tapped, answered in posts:
             got = []
             for p in range(args.phones):
                 seen = streams.first_seen_at_or_after((t, p), version)
+                if p == tapped:
+                    seen = answered if seen is None else min(seen, answered)
                 if seen is None or seen - sent > TIMEOUT:
                     missed += 1
                 else:
                     got.append((seen - sent) * 1000)
-                held = refetcher.first_holding((t, p), version) if refetcher else None
-                if held is not None:
-                    visible.append((held - sent) * 1000)
             latencies += got
             results.append({"table": t, "version": version,
                             "max_ms": round(max(got), 2) if got else None, "received": len(got)})
@@ -281,19 +194,15 @@ def run(args, streams_total, database):
         summary = {
             "summary": True, "tables": args.tables, "phones": args.phones, "streams": streams_total,
             "changes": len(posts), "deliveries": len(latencies),
-            "p50_ms": round(percentile(latencies, 50), 2) if latencies else None,
-            "p95_ms": round(percentile(latencies, 95), 2) if latencies else None,
-            "p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
-            "max_ms": round(max(latencies), 2) if latencies else None,
-            "missed": missed, "errors": errors,
+            "seen_p50_ms": round(percentile(latencies, 50), 2) if latencies else None,
+            "seen_p95_ms": round(percentile(latencies, 95), 2) if latencies else None,
+            "seen_p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
+            "seen_max_ms": round(max(latencies), 2) if latencies else None,
+            "stream_kb": round(streams.bytes / 1024), "missed": missed, "errors": errors,
             "cpu_s": round(cpu, 2), "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
             "database": "postgresql" if database else "sqlite", "workers": args.workers or 1,
         }
-        if refetcher:
-            summary.update({"seen_p50_ms": round(percentile(visible, 50), 2) if visible else None,
-                            "seen_p95_ms": round(percentile(visible, 95), 2) if visible else None,
-                            "refetch_errors": refetcher.errors})
         print(json.dumps(summary))
     finally:
         server.stop()

@@ -48,6 +48,12 @@
   });
   function setUpMorph() {
     if (!window.Idiomorph) return;
+    // idiomorph moves kept nodes with the new moveBefore() where a browser has it; Chromium 156
+    // crashed the page doing so mid-game (the Age of Assassins browser test, every run), so it
+    // uses insertBefore, as in every other browser.
+    [Element, Document, DocumentFragment].forEach(function (kind) {
+      try { delete kind.prototype.moveBefore; } catch (e) { /* not there */ }
+    });
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
       if (name === "data-toggled") return false;  // the page's own mark, unknown to the server
       if (name === "open" && el.tagName === "DETAILS") return !el.hasAttribute("data-toggled");

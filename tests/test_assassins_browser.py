@@ -118,7 +118,8 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     assert screen.locator(f"{tile('Bo')} [data-killed]").count() == 0
 
     # Round 2: the table deals the ghost by hand and types her four face-up cards.
-    bo.click("summary:has-text('Deal by hand')")
+    # The hand-deal fold is open while her cards are not typed in yet: no tap needed to open it.
+    assert bo.locator("details.aoa-physical").evaluate("d => d.open")
     for i, name in enumerate(["Cook", "Soldier", "Card E", "Magician"], start=1):
         bo.fill(f"input[name=card{i}]", name)
     bo.click("button:has-text('Record the ghost')")

@@ -400,9 +400,9 @@ SECRET_REAR = "Zanzibar Rearguard"
 SECRET_FRONT = "Quokka Frontline"
 
 
-def read_sse(phone):
-    """The first messages a phone's live stream sends: its whole fragment, as its page is behind."""
-    response = phone.client.get(f"/t/{phone.code}/events?page=player")
+def read_sse(client, code, page="player"):
+    """The first messages a page's live stream sends: its whole fragment, as its page is behind."""
+    response = client.get(f"/t/{code}/events?page={page}")
     chunks = response.response
     messages = [next(chunks) for _ in range(2)]
     response.close()
@@ -423,7 +423,9 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
         "Bo's JSON": text(bo.client.get(f"/t/{code}/state.json")),
         "Bo's own action": text(bo.act("points", seat=bo.seat, delta=1)),
         "Bo's refused action": text(bo.act("draft.pick", seat=ana.seat, row="rear")),
-        "Bo's SSE stream": read_sse(bo),
+        "Bo's SSE stream": read_sse(bo.client, code),
+        "host's SSE stream": read_sse(host.client, code, "host"),
+        "table screen's SSE stream": read_sse(client, code, "screen"),
         "host page": text(host.page("/host")),
         "host live fragment": text(host.client.get(f"/t/{code}/live?page=host", headers=HX)),
         "host JSON": text(host.client.get(f"/t/{code}/state.json")),
@@ -440,7 +442,9 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     all_pick((bo, cy), "front")
     screen = text(client.get(f"/t/{code}/screen"))
     assert SECRET_FRONT in screen and SECRET_REAR not in screen   # the front row is face up at the table
-    assert seen["Bo's SSE stream"].startswith("retry:") and "event: live" in seen["Bo's SSE stream"]
+    for stream in ("Bo's SSE stream", "host's SSE stream", "table screen's SSE stream"):
+        assert seen[stream].startswith("retry:") and 'event: live\ndata: <div id="live-board"' in seen[stream]
+    assert "rear 1/3" in seen["table screen's SSE stream"]
 
 
 def test_host_export_keeps_rear_rows_hidden(three):

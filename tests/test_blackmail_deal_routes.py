@@ -373,12 +373,14 @@ class Watched:
     def fetch(self):
         for path in self.pages:
             self.client.get(f"/t/{self.code}{path}")
-        # The event stream: its opening (retry, then the whole fragment) is read, then closed.
-        stream = self.client.get(f"/t/{self.code}/events?page=player", buffered=False)
+        # The event stream of this viewer's page: its opening (retry, then the whole fragment,
+        # as a page behind gets it) is read, then closed.
+        page = "host" if "/host" in self.pages else "screen" if "/screen" in self.pages else "player"
+        stream = self.client.get(f"/t/{self.code}/events?page={page}", buffered=False)
         chunks = iter(stream.response)
         opening = "".join(next(chunks).decode() for _ in range(2))
         stream.close()
-        assert "event: live" in opening
+        assert "event: live" in opening and 'id="live-board"' in opening
         self.seen.append(opening)
 
     def scan(self, forbidden, step):

@@ -233,8 +233,8 @@ def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
     assert screen.evaluate("""() => { const d = document.documentElement;
         return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }""")
     # One root element for the board, with the TV frame inside it.
-    assert screen.evaluate("() => [...document.querySelector('#live-body').children].filter(e => !e.matches('.log')).length") == 1
-    assert screen.locator("#live-body > .bm-tv > .tv").count() == 1
+    assert screen.evaluate("() => document.querySelector('#live-board').children.length") == 1
+    assert screen.locator("#live-board > .bm-tv > .tv").count() == 1
     print_box = screen.locator(".tv-band [data-fingerprint]").bounding_box()
     assert print_box["x"] + print_box["width"] <= size[0] and print_box["y"] + print_box["height"] <= size[1]
     for name in ["Ana", *NAMES[:3]]:
@@ -330,8 +330,8 @@ def test_assassins_the_table_screen_fits_the_tv(live_server, new_phone):
         assert screen.evaluate("""() => { const d = document.documentElement;
             return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }"""), size
         # One root element for the board, with the TV frame inside it.
-        assert screen.evaluate("() => [...document.querySelector('#live-body').children].filter(e => !e.matches('.log')).length") == 1
-        assert screen.locator("#live-body > .aoa-screen > .tv").count() == 1
+        assert screen.evaluate("() => document.querySelector('#live-board').children.length") == 1
+        assert screen.locator("#live-board > .aoa-screen > .tv").count() == 1
         assert screen.locator("li.tv-seat").count() == 4
         for name in ["Ana", *NAMES[:3]]:
             tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}'))")
