@@ -124,6 +124,8 @@ def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
     ana.wait_for_selector(shows("Bo", 1))
     assert ana_seat.locator("details").get_attribute("open") is not None
     assert ana_seat.locator("input[name=delta]").input_value() == "7"
+    assert ana_seat.locator("input[name=delta]").evaluate("e => e === document.activeElement")  # still typing
+    assert ana.evaluate("document.querySelectorAll('#live-body').length") == 1
     ana_seat.locator("button:has-text('Apply')").click()
     ana.wait_for_selector(shows("Ana", 7))
 
