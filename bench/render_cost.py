@@ -77,7 +77,7 @@ class Page:
 
     def on_change(self, table_live):
         with self.request:
-            version, parts = table_live.parts(self.kind, lambda: pages.live_parts(self.table, self.page))
+            version, parts, _ = table_live.parts(self.kind, lambda: pages.live_parts(self.table, self.page))
             sent = live.message(version, parts, self.sent)
             self.sent = parts
             return len(sent)
@@ -102,13 +102,19 @@ def measure(app, game, changes, pages_open):
         tapper.act(setup_kind, dict(form, seat=tapper.seat) if who != "host" else form)
     opened = [Page(app, code, phone) for phone in phones]
     opened += [Page(app, code) for _ in range(pages_open - len(opened))]
-    table_live = live._Table()
+    # The pages' streams are open at the app's notifier, as a real server's are: a tap's POST
+    # publishes the new version there, and its answer shares the tapper's kind's render.
+    with app.app_context():
+        notifier = live.notifier()
+    version = host.get(f"/t/{code}/state.json").get_json()["version"]
+    keys = [notifier.open(opened[0].table.id, version) for _ in opened]
+    table_live = notifier._open[keys[0]][1]
 
     def streams_send(version):
-        table_live.version = version
+        assert table_live.version == version  # the tap published it
         return [page.on_change(table_live) for page in opened]
 
-    streams_send(host.get(f"/t/{code}/state.json").get_json()["version"])  # every page has it all
+    streams_send(version)  # every page has it all
     total = streamed = 0.0
     size = 0
     for n in range(changes):
@@ -121,6 +127,8 @@ def measure(app, game, changes, pages_open):
         end = time.process_time()
         total += end - start
         streamed += end - between
+    for key in keys:
+        notifier.close(key)
     return {"game": game, "pages": pages_open, "seats": seats, "changes": changes,
             "cpu_ms_per_change": round(total / changes * 1000, 2),
             "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),

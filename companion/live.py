@@ -33,11 +33,11 @@ class _Table:
         self.version = 0
         self.streams = 0
         self.rendering = threading.Lock()
-        self.rendered = (0, {})  # (version, {kind of viewer: (version, parts)})
+        self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
 
     def parts(self, kind, render):
-        """This kind of viewer's parts at the newest version, rendered by the first stream of
-        that kind to ask (the others of the kind wait for it and share them)."""
+        """This kind of viewer's parts at the newest version, rendered by the first to ask (a
+        stream of that kind, or the tap's answer) and shared by the others."""
         with self.rendering:
             version, done = self.rendered
             if version >= self.version and kind in done:
@@ -188,7 +188,7 @@ class Notifier:
                 if key in self._gone:
                     return
                 if current > seen:
-                    seen, found = table.parts(kind, render)
+                    seen, found, _ = table.parts(kind, render)
                     yield message(seen, found, sent)
                     sent = found
                 else:
@@ -208,6 +208,23 @@ def message(version, parts, sent=None):
 def notifier():
     """This app's notifier (one per app, so two apps in one process never mix tables)."""
     return current_app.extensions.setdefault("live_notifier", Notifier())
+
+
+def kind_of(page, viewer):
+    """Which pages see the same fragment: the same page kind for the same role and seat."""
+    return (page, viewer and viewer["role"], viewer and viewer["seat"])
+
+
+def answer(table, page):
+    """A tap's answer: the asker's fragment at the newest version, shared with this kind's
+    streams here (whichever renders it first, the other reuses it)."""
+    live = notifier()
+    with live._lock:
+        watched = live._tables.get(table.id)
+    render = lambda: pages.live_parts(table, page)  # noqa: E731
+    if watched is None:
+        return render()[2]
+    return watched.parts(kind_of(*pages.live_viewer(table, page)), render)[2]
 
 
 def away_seconds(table_id, seat):
@@ -336,7 +353,7 @@ def events(code):
     if viewer is not None and viewer["seat"] is not None:
         game_routes.request_hook(table, viewer, "page")
     page, viewer = pages.live_viewer(table, request.args.get("page", "screen"))
-    kind = (page, viewer and viewer["role"], viewer and viewer["seat"])
+    kind = kind_of(page, viewer)
     # The version the page shows: written into its address, or the id of the last message
     # the browser had when it reconnects.
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
@@ -359,7 +376,7 @@ def events(code):
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets what it is missing now and comes
         # back in a few seconds (the browser reconnects by itself), until a place frees.
-        first = message(*render()) if version > known else ""
+        first = message(*render()[:2]) if version > known else ""
         return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
                         headers=headers)
     response = Response(stream_with_context(

@@ -7,15 +7,13 @@ A stream sends its page only the parts that changed since its last message, as o
 swaps that the page morphs in (static/app.js).
 """
 
-import re
-
 from flask import render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from . import access, games, parts, store
 from .db import get_db
 
-_PART = re.compile(r"<!--part:(\w+)-->\s*<(\w+) id=\"([\w-]+)\"(.*?)<!--/part-->", re.S)
+OPEN, CLOSE = "<!--part:", "<!--/part-->"
 
 
 def render_page(template, table, viewer, page, status=200, **extra):
@@ -43,6 +41,12 @@ def context(table, viewer, page, extra=None, fragment=True):
 def live_viewer(table, page):
     """Which fragment this request may have: (page, viewer). A page kind the asker may not
     see falls back to the table screen's; a removed seat's phone gets the "removed" notice."""
+    if page == "tablet":
+        # The tablet (tablet.py): the host's device or one the host let in, never a seat's
+        # view; each kind of device is a viewer kind of its own, so a revoked one's
+        # render is never shared with the host's.
+        device = access.tablet_viewer(table)
+        return ("tablet", device) if device else ("screen", None)
     viewer = access.current_viewer(table) if page != "screen" else None
     if page == "host" and (viewer is None or viewer["role"] != "host"):
         return "screen", None
@@ -56,13 +60,18 @@ def live_viewer(table, page):
 
 
 def live_parts(table, page):
-    """(version, {part name: (html, sse lines)}) of this asker's fragment: what a stream sends.
-    Each part is ready to go as an out-of-band morph, its lines already in SSE's data form."""
+    """(version, {part name: (html, sse lines)}, fragment) of this asker's fragment: what a
+    stream sends, and what a tap's answer is. Each part is ready to go as an out-of-band
+    morph, its lines already in SSE's data form."""
     page, viewer = live_viewer(table, page)
     values = context(table, viewer, page)
     html = render_template("tables/_live.html", **values)
     found = {}
-    for name, tag, ident, rest in _PART.findall(html):
-        swap = f'<{tag} id="{ident}" hx-swap-oob="morph"{rest}'
+    for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id
+        name, _, rest = piece.partition("-->")
+        element = rest[:rest.index(CLOSE)].strip()
+        start, _, tail = element.partition('"')
+        ident, _, tail = tail.partition('"')
+        swap = f'{start}"{ident}" hx-swap-oob="morph"{tail}'
         found[name] = (swap, "data: " + swap.replace("\n", "\ndata: ") + "\n")
-    return values["version"], found
+    return values["version"], found, html

@@ -12,7 +12,6 @@ The form token is what made parts per-viewer: a fragment's forms rely on the pag
 script posts plain forms), so whole pages render their parts fresh and cache nothing.
 """
 
-import re
 import threading
 from collections import OrderedDict
 
@@ -86,18 +85,28 @@ def render(template, context):
     return Markup(current_app.jinja_env.get_template(template).render(context))
 
 
-_UNDO = re.compile(r"<!--u(\d+)-->(.*?)<!--/u-->", re.S)
-_SEAT = re.compile(r"<!--s(\d+)-->(.*?)<!--/s-->", re.S)
+def _marked(html, opening, closing, pick):
+    """`html` with every `<!--{opening}ID-->body<!--{closing}-->` replaced by pick(ID, body).
+    Plain string splitting: it runs for every viewer on every change, and is several times
+    quicker than a regular expression over the same 20-40 KB."""
+    pieces = html.split(opening)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        ident, _, rest = piece.partition("-->")
+        body, _, after = rest.partition(closing)
+        out.append(pick(int(ident), body))
+        out.append(after)
+    return Markup("".join(out))
 
 
 def swap_seat(rows_html, seat, own=""):
     """A shared list with a row per seat (each between <!--sID--> and <!--/s-->), with this
     viewer's own seat taken out, or `own` (rendered for the viewer) put in its place."""
-    return Markup(_SEAT.sub(lambda m: own if int(m.group(1)) == seat else m.group(2), rows_html))
+    return _marked(rows_html, "<!--s", "<!--/s-->", lambda ident, body: own if ident == seat else body)
 
 
 def keep_undo(log_html, log, viewer):
     """The shared log with only the Undo buttons this viewer may use (the table screen: none)."""
     mine = set() if viewer is None else {
         e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer)}
-    return Markup(_UNDO.sub(lambda m: m.group(2) if int(m.group(1)) in mine else "", log_html))
+    return _marked(log_html, "<!--u", "<!--/u-->", lambda ident, body: body if ident in mine else "")

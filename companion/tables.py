@@ -10,7 +10,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from . import access, game_routes, games, pages, qr, store
-from .live import notifier
+from .live import answer as live_answer, notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
 
@@ -69,7 +69,7 @@ def join(code):
     if table.code != code:
         return redirect(url_for("tables.join", code=table.code))
     viewer = access.current_viewer(table)
-    if viewer and viewer["role"] == "seat":
+    if viewer and viewer["seat"] is not None:  # a seat's phone, a co-host's, the seated host
         return redirect(url_for("tables.player", code=table.code))
     return render_template("tables/join.html", table=table, viewer=viewer,
                            game_title=games.TABLE_GAMES[table.game])
@@ -79,7 +79,7 @@ def join(code):
 def join_post(code):
     table = table_or_404(code)
     viewer = access.current_viewer(table)
-    if viewer and viewer["role"] == "seat":
+    if viewer and viewer["seat"] is not None:
         return redirect(url_for("tables.player", code=table.code), 303)
     as_host = bool(viewer)
     try:
@@ -163,7 +163,7 @@ def after_change(table, viewer, page):
     """Answer a successful change: the new fragment for htmx, a redirect for a plain form."""
     changed(table)
     if request.htmx:
-        return render_page("tables/_live.html", table, viewer, page)
+        return live_answer(table, page)
     target = "tables.host" if page == "host" else "tables.player"
     return redirect(url_for(target, code=table.code), 303)
 

@@ -16,7 +16,7 @@ def renderer(name):
     def render():
         state["calls"] += 1
         html = f"<div id='x'>{name} at {state['version']}</div>"
-        return state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}
+        return state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}, html
     return state, render
 
 
