@@ -74,10 +74,17 @@ def may_undo(right, actor):
     return actor["role"] == "host" or right == ANY or right == actor["seat"]
 
 
-def check_step(form, target, now):
+def check_step(form, target, now, field="to"):
     """An action that moves the game on names the step it moves to (form field "to"), so a
-    doubled or stale tap, sent after someone else already moved the game, changes nothing."""
-    if str(form.get("to") or "").strip() != str(target):
+    doubled or stale tap, sent after someone else already moved the game, changes nothing.
+    target None: there is no step to move to now, so any step named is stale."""
+    named = str(form.get(field) or "").strip()
+    if not named:
+        # Not stale: the request itself is incomplete, and blaming an older screen misleads.
+        raise RuleError(f"That request did not name the step it moves the game to (its “{field}” "
+                        "field is missing), so the app cannot tell whether it is current. "
+                        "Nothing changed: reload the page and tap again.")
+    if target is None or named != str(target):
         raise RuleError(f"The table is already at {now}: that tap came from an older screen. Nothing changed.")
 
 

@@ -134,7 +134,7 @@ def _parse_step(form, state):
     else:
         # A tap straight on a number: the form says where its screen saw the table, so a tap
         # from a screen left behind cannot move the table back.
-        check_step({"to": form.get("at")}, "draft" if current is None else current, _where(state))
+        check_step(form, "draft" if current is None else current, _where(state), field="at")
         number = parse_int(form.get("number"), "The card number", first, last)
     data = {"number": number}
     if current is None:

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, g, make_response, redirect, render_template,
 from ... import access, box, store
 from ...db import get_db
 from ...tables import action_id, apply_change, table_or_404
-from ..base import RuleError
+from ..base import RuleError, read_json
 from . import deck
 from .rules import SLUG
 
@@ -190,11 +190,13 @@ def deck_save(code):
 
 
 def deck_text_from(text):
-    """Deck-list JSON, or a whole "from your box" export holding one, as deck-list JSON text."""
+    """Deck-list JSON, or a whole "from your box" export holding one, as deck-list JSON text.
+    Read with base.read_json, as every person's JSON is: a file nested a thousand deep is a
+    422 with a sentence, not a RecursionError (a 500)."""
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError):
-        return text   # import_deck_list says what is wrong with it
+        data = read_json(text, "That deck list")
+    except RuleError:
+        return text   # import_deck_list reads it again and says what is wrong with it
     if isinstance(data, dict) and isinstance(data.get("entries"), list):
         for item in data["entries"]:
             if isinstance(item, dict) and item.get("game") == GAME and item.get("entry") == DECK_ENTRY:

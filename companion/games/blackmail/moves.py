@@ -100,7 +100,7 @@ def where_now(state):
 
 def _check_step(form, target, state):
     # With no step to move to (a game under way, no round), any "to" is stale: refuse it.
-    check_step(form if target else {}, target or "-", where_now(state))
+    check_step(form, target or None, where_now(state))
 
 
 def parse(kind, form, state, actor, rng):

@@ -1,9 +1,9 @@
 """The table's own text ("from your box"): typed tile text and skill dice, folded into a
 view. The routes read the box; this module only reads the dict it is given."""
 
-import json
 import re
 
+from ..base import RuleError, read_json
 from .state import location_effect_text
 from .odds import challenge_odds, skill_dice
 from .rules import LOCATION_IDS, MAX_SKILL_DICE, MIN_SKILL_DICE, SKILLS
@@ -33,8 +33,9 @@ def parse_typed_dice(text):
     JSON object; counts outside 1-3 and unknown words are left out, never guessed."""
     found = {}
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError):
+        # As every person's JSON is read: nested a thousand deep, it is text, not a 500.
+        data = read_json(str(text or ""), "That dice text")
+    except RuleError:
         data = None
     if isinstance(data, dict):
         pairs = [(str(k), v) for k, v in data.items()]

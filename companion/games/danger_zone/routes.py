@@ -17,8 +17,9 @@ bp = Blueprint("danger_zone", __name__)
 # One colour per seat, in seat order; readable on the dark and the light background.
 SEAT_COLORS = ("#f2b134", "#4cc38a", "#5aa9f5", "#ff6b6b", "#c58af9", "#2ec4c4",
                "#f06bb0", "#a7c957")
-# A narrow drawing: on a phone it shrinks least, so its labels stay readable.
-CHART = {"width": 480, "height": 280, "left": 30, "right": 96, "top": 14, "bottom": 30}
+# A narrow drawing: on a phone it shrinks least, so its labels stay readable. The right
+# margin holds an end label of 6 letters (_chart.html cuts longer names) and two digits.
+CHART = {"width": 480, "height": 280, "left": 30, "right": 108, "top": 14, "bottom": 30}
 LINE_NUDGE = 2.5  # px between seats' lines where their values are equal
 LABEL_GAP = 17  # px between seat names at the right edge, so tied lines stay readable
 ODDS_TABLE = dz.odds_table()
