@@ -33,7 +33,10 @@ class Server:
             command += ["--database", database]
         if workers:
             command += ["--workers", str(workers)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # Its messages go to a file: an unread pipe fills up and then stops the server.
+        self.log_path = os.path.join(self.data_dir, "server.log")
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                        stderr=open(self.log_path, "wb"))
         deadline = time.time() + 20
         while time.time() < deadline:
             try:
@@ -41,7 +44,7 @@ class Server:
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())
+        raise RuntimeError("server did not start: " + open(self.log_path).read())
 
     def pids(self):
         """The server and (with --workers) its worker processes."""

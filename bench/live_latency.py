@@ -42,8 +42,8 @@ class Streams:
         self.buffers = {}
         self.running = True
 
-    def open(self, port, code, cookie, key):
-        sock = event_stream(port, code, cookie)
+    def open(self, port, code, cookie, key, known=0):
+        sock = event_stream(port, code, cookie, known=known)  # a page loaded at that version
         sock.setblocking(False)
         self.buffers[sock] = b""
         self.seen[key] = {}
@@ -80,8 +80,8 @@ def read_elsewhere(port, specs, ready, stop, out):
     """The stream reader in a process of its own, so the tapping threads here never delay
     its timestamps (perf_counter is the same monotonic clock in both processes)."""
     streams = Streams()
-    for code, cookie, key in specs:
-        streams.open(port, code, cookie, key)
+    for code, cookie, key, known in specs:
+        streams.open(port, code, cookie, key, known)
     ready.set()
     reader = threading.Thread(target=streams.run, daemon=True)
     reader.start()
@@ -125,14 +125,17 @@ def run(args, streams_total, database):
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
-        specs = [(code, phone.cookies["tc"], (t, p))
+        # Each phone's page was just loaded: its stream opens at the table's version, as a
+        # real page's does (?v=), so nothing is sent until the first change.
+        versions = [json.loads(phones[0].get(f"/t/{code}/state.json")[2])["version"] for code, phones in tables]
+        specs = [(code, phone.cookies["tc"], (t, p), versions[t])
                  for t, (code, phones) in enumerate(tables) for p, phone in enumerate(phones)]
         context = multiprocessing.get_context("fork")
         ready, stop, out = context.Event(), context.Event(), context.Queue()
         reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
         reader.start()
         ready.wait(60)
-        time.sleep(1.0 + streams_total / 500)  # every stream has sent its opening fragment
+        time.sleep(1.0)  # every stream is open
         cpu_before = server.cpu_seconds()
 
         posts = []  # (table index, version, sent at, tapping phone, answered at)

@@ -23,6 +23,9 @@ from .db import ChangeListener, close_db, get_db, uses_postgres
 
 bp = Blueprint("live", __name__)
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
+# Streams of this process rendering at one time: fewer than the database pool's connections
+# (10), so a thousand pages reconnecting together queue here rather than time out there.
+RENDERING_AT_ONCE = 8
 
 
 class _Table:
@@ -68,6 +71,7 @@ class Notifier:
         self._seat_open = {}   # (table id, seat) -> open streams of that seat's phone
         self._seat_left = {}   # (table id, seat) -> when its last open page went away
         self._started = time.monotonic()
+        self._rendering = threading.BoundedSemaphore(RENDERING_AT_ONCE)
 
     @property
     def open_streams(self):
@@ -188,7 +192,13 @@ class Notifier:
                 if key in self._gone:
                     return
                 if current > seen:
-                    seen, found, _ = table.parts(kind, render)
+                    try:
+                        with self._rendering:
+                            seen, found, _ = table.parts(kind, render)
+                    except Exception as error:  # the database is away, say: this stream ends,
+                        # and the browser reopens it in 2 s (retry) and gets the whole fragment
+                        current_app.logger.warning("a live stream ended: %s", error)
+                        return
                     yield message(seen, found, sent)
                     sent = found
                 else:

@@ -116,3 +116,16 @@ def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
     live.close(second)
     assert 0.0 < live.away_seconds(1, 7) < 5
     assert live.away_seconds(2, 7) >= 0 and live.open(1, 0, seat=None)
+
+
+def test_a_stream_whose_render_fails_ends_quietly(app):
+    """The database away (say): the stream ends, and the browser reopens it and catches up."""
+    notifier = Notifier()
+
+    def render():
+        raise RuntimeError("no connection")
+    with app.app_context():
+        stream = notifier.stream(notifier.open(1, 2), 10, "screen", render, known=1)
+        assert next(stream).startswith("retry:")
+        assert list(stream) == []
+    assert notifier.open_streams == 0
