@@ -313,21 +313,13 @@ def test_stemming_from_many_threads_gives_the_same_stems():
     words = [f"{root}{end}" for root in ("protect", "elimin", "shuffl", "guess", "score")
              for end in ("ed", "ing", "ion", "s", "ations", "ingly")]
     expected = [_stem.__wrapped__(w) for w in words]
-    seen, errors = [], []
+    seen = []
 
     def work():
-        try:
-            for _ in range(50):
-                seen.append([_stem.__wrapped__(w) for w in words])
-        except Exception as exc:     # pragma: no cover - shown on failure
-            errors.append(exc)
+        for _ in range(50):
+            seen.append([_stem.__wrapped__(w) for w in words])
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == [] and len(seen) == 200 and all(s == expected for s in seen)
+    assert run_together(work, 4) == [] and len(seen) == 200 and all(s == expected for s in seen)
 
 
 @pytest.mark.parametrize("query", ["everyone else is protected",
@@ -477,21 +469,13 @@ def test_fuzzed_queries_never_raise():
 
 
 def test_search_from_many_threads():
-    errors, results = [], []
+    results = []
 
     def work():
-        try:
-            for q in ("lana", "uh", "7", "ghost", "setup") * 20:
-                results.append(len(rules.search(q)))
-        except Exception as exc:     # pragma: no cover - shown on failure
-            errors.append(exc)
+        for q in ("lana", "uh", "7", "ghost", "setup") * 20:
+            results.append(len(rules.search(q)))
 
-    threads = [threading.Thread(target=work) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == [] and len(results) == 600 and all(results)
+    assert run_together(work, 6) == [] and len(results) == 600 and all(results)
 
 
 # ---------------------------------------------------------------- "from your box"
@@ -558,3 +542,21 @@ def test_data_files_are_not_git_ignored():
     ignored = subprocess.run(["git", "check-ignore", "-q", str(DATA / "blackmail.json")],
                              cwd=root, capture_output=True).returncode == 0
     assert not ignored, "companion/rules/data/ is git-ignored: make the rule '/data/'"
+
+
+def run_together(work, threads):
+    """Run work() in that many threads at once; returns what they raised."""
+    errors = []
+
+    def guarded():
+        try:
+            work()
+        except Exception as exc:     # pragma: no cover - shown on failure
+            errors.append(exc)
+
+    started = [threading.Thread(target=guarded) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
+    return errors
