@@ -44,7 +44,7 @@ def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
     # Ana fixes Bo's score (a deliberate step on a phone): Bo's phone, the host and the
     # table screen all show it, live.
     ana.click("summary:has-text('Fix a score')")
-    ana.click("[aria-label='Bo plus one']")
+    ana.click("[aria-label='Bo plus 1']")
     for page in (bo, host, screen):
         page.wait_for_selector(shows("Bo", 1))
     assert bo.locator(".delta").inner_text() == "+1"
@@ -63,7 +63,7 @@ def test_two_phones_join_by_qr_and_stay_in_sync(live_server, new_phone):
 
     # On a phone the log folds; an Undo tapped inside it leaves it open, to read on.
     ana.click("summary:has-text('Fix a score')")
-    ana.click("[aria-label='Bo plus one']")
+    ana.click("[aria-label='Bo plus 1']")
     ana.wait_for_selector(shows("Bo", 1))
     ana.click("#log-fold summary")
     ana.click("#log-fold li:has-text('+1 Bo'):not(.undone) button:has-text('Undo')")
@@ -102,7 +102,7 @@ def test_a_sleeping_phone_catches_up_when_it_wakes(live_server, new_phone):
     # Ana's phone drops off the network (as a locked phone does); changes happen meanwhile.
     ana.context.set_offline(True)
     for n in range(1, 21):  # twenty changes while Ana's phone sleeps
-        host.click("[aria-label='Ana plus one']")
+        host.click("[aria-label='Ana plus 1']")
         host.wait_for_selector(f"li.seat [data-score]:text-is('{n}')")
     ana.context.set_offline(False)
     ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
@@ -120,7 +120,7 @@ def test_a_live_refresh_keeps_what_a_player_is_typing(live_server, new_phone):
     ana_seat = ana.locator("section.me")
     ana_seat.locator("summary").click()
     ana_seat.locator("input[name=delta]").fill("7")
-    bo.click("[aria-label='Bo plus one']")  # someone else's change re-renders Ana's board
+    bo.click("[aria-label='Bo plus 1']")  # someone else's change re-renders Ana's board
     ana.wait_for_selector(shows("Bo", 1))
     assert ana_seat.locator("details").get_attribute("open") is not None
     assert ana_seat.locator("input[name=delta]").input_value() == "7"
@@ -151,7 +151,7 @@ def test_a_page_beyond_the_servers_streams_still_follows_the_table(tmp_path, new
               if (e.detail.requestConfig.verb === 'get') window.refetches++; });
             document.addEventListener('htmx:oobAfterSwap', () => window.applied++); }""")
         ana.wait_for_timeout(9500)  # three turned-away reconnects
-        host.click("[aria-label='Ana plus one']")
+        host.click("[aria-label='Ana plus 1']")
         ana.wait_for_selector(shows("Ana", 1), timeout=10_000)
         ana.wait_for_timeout(500)
         # The change came down a reconnect, applied once (a listener per reconnect would apply
@@ -173,14 +173,14 @@ def test_an_open_phone_recovers_by_itself_after_the_server_is_killed(tmp_path, n
         code = start_table(host, server.url, "generic")
         ana = new_phone()
         sit_down(ana, f"{server.url}/t/{code}", "Ana")
-        ana.click("[aria-label='Ana plus one']")
+        ana.click("[aria-label='Ana plus 1']")
         ana.wait_for_selector(shows("Ana", 1))
         server.stop(kill=True)
         server = Server(tmp_path, port=server.port).start()
         host.reload()  # the host's page taps on the new server; Ana's page is left alone
-        host.click("[aria-label='Ana plus one']")
+        host.click("[aria-label='Ana plus 1']")
         ana.wait_for_selector(shows("Ana", 2), timeout=15_000)
-        ana.click("[aria-label='Ana plus one']")
+        ana.click("[aria-label='Ana plus 1']")
         host.wait_for_selector("li.seat [data-score]:text-is('3')")
     finally:
         server.stop()

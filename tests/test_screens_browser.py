@@ -5,6 +5,7 @@ Seats are found by the names typed and controls by their accessible names. The l
 SIZES/BOARDS to the three games once their boards land."""
 
 import json
+import threading
 
 import pytest
 from browser_steps import sit_down, start_table
@@ -45,7 +46,7 @@ def no_sideways_scroll(page):
 
 def visible_step_buttons(page):
     """Accessible names of the visible ± buttons."""
-    return page.locator("button[aria-label$='plus one'], button[aria-label$='minus one']").evaluate_all(
+    return page.locator("button[aria-label$='plus 1'], button[aria-label$='minus 1']").evaluate_all(
         "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))")
 
 
@@ -65,10 +66,10 @@ def test_a_phone_shows_its_own_seat_first_and_others_read_only(live_server, new_
         box = me.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (width, box)
         assert me.locator("[data-score]").inner_text() == "5"
-        assert me.get_by_role("button", name="Ana plus one").is_visible()
+        assert me.get_by_role("button", name="Ana plus 1").is_visible()
         # The others: one line each, with their numbers, and no ± in the normal flow.
         assert ana.locator(".other:has(.name:text-is('Cy')) [data-score]").inner_text() == "12"
-        assert visible_step_buttons(ana) == ["Ana minus one", "Ana plus one"], width
+        assert visible_step_buttons(ana) == ["Ana minus 1", "Ana plus 1"], width
         assert no_sideways_scroll(ana), width
         height = ana.evaluate("document.documentElement.scrollHeight")
         assert height <= 2.5 * PIXEL_7_HEIGHT, (width, height)
@@ -78,8 +79,8 @@ def test_a_phone_shows_its_own_seat_first_and_others_read_only(live_server, new_
         ana.wait_for_function("() => Math.abs(document.querySelector('section.me').getBoundingClientRect().top) < 2")
     # Fixing someone else's score is one deliberate step away, and then works.
     ana.get_by_text("Fix a score").click()
-    assert ana.get_by_role("button", name="Bo plus one").is_visible()
-    ana.get_by_role("button", name="Bo plus one").click()
+    assert ana.get_by_role("button", name="Bo plus 1").is_visible()
+    ana.get_by_role("button", name="Bo plus 1").click()
     ana.wait_for_selector(".other:has(.name:text-is('Bo')) [data-score]:text-is('4')")
     assert no_sideways_scroll(ana)
 
@@ -134,6 +135,7 @@ def test_the_table_screen_fits_the_tv_without_scrolling(live_server, new_phone, 
             assert inner["y"] + inner["height"] <= box["y"] + box["height"] + 1, (name, part)
             assert float(tile.locator(part).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= least
     assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) [data-score]").inner_text() == "8"
+    landmarks(screen)
 
 
 def test_keep_screen_on_is_a_switch_that_survives_a_reload(live_server, new_phone):
@@ -235,6 +237,7 @@ def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
     # One root element for the board, with the TV frame inside it.
     assert screen.evaluate("() => document.querySelector('#live-board').children.length") == 1
     assert screen.locator("#live-board > .bm-tv > .tv").count() == 1
+    landmarks(screen)
     print_box = screen.locator(".tv-band [data-fingerprint]").bounding_box()
     assert print_box["x"] + print_box["width"] <= size[0] and print_box["y"] + print_box["height"] <= size[1]
     for name in ["Ana", *NAMES[:3]]:
@@ -333,6 +336,7 @@ def test_assassins_the_table_screen_fits_the_tv(live_server, new_phone):
         assert screen.evaluate("() => document.querySelector('#live-board').children.length") == 1
         assert screen.locator("#live-board > .aoa-screen > .tv").count() == 1
         assert screen.locator("li.tv-seat").count() == 4
+        landmarks(screen)
         for name in ["Ana", *NAMES[:3]]:
             tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}'))")
             box = tile.bounding_box()
@@ -344,3 +348,221 @@ def test_assassins_the_table_screen_fits_the_tv(live_server, new_phone):
                 assert float(tile.locator(part).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= least
         assert screen.locator("li.tv-seat:has(.name:text-is('Cy')) [data-prelim]").inner_text() == "5"
         assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) [data-killed]").is_visible()
+
+
+# --- Issue 24: the table screen tells the whole round, at 1280x800 and 1920x1080 with 8 seats
+
+TV_SIZES = ((1280, 800), (1920, 1080))
+
+
+def table_state(page):
+    """The table as the host's page sees it (state.json)."""
+    code = page.url.split("/t/")[1].split("/")[0]
+    return page.request.get(page.url.split("/t/")[0] + f"/t/{code}/state.json").json()["state"]
+
+
+def danger_zone_eight(live_server, new_phone):
+    """Danger Zone with 8 seats (Ana on her phone, seven added by the host), characters picked,
+    Locations drawn, the Initiative rolled off: the table is ready for round 1."""
+    host = new_phone()
+    code = start_table(host, live_server.url, "danger-zone")
+    ana = new_phone("Pixel 7")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    for name in NAMES[:7]:
+        post_as(host, "/seats", name=name)
+    ids = seat_ids(host)
+    for name, character in zip(["Ana", *NAMES[:7]],
+                               ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]):
+        post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
+    post_as(host, "/act/locations.draw")
+    post_as(host, "/act/initiative.roll")
+    post_as(host, "/act/order.confirm", order=",".join(str(i) for i in ids.values()))
+    return host, ana, code, ids
+
+
+def landmarks(screen):
+    """The table screen's named landmarks (issue 24): the round, the seats, the log."""
+    for region in ("The round", "Seats", "Change log"):
+        assert screen.get_by_role("region", name=region).count() == 1, region
+    assert screen.get_by_role("region", name="Seats").get_by_role("listitem").count() >= 1
+
+
+def fits(screen, size):
+    """Nothing scrolls, and every marked element lies whole inside its clipping band and the
+    window (a fact cut off by an overflow is as good as missing)."""
+    assert screen.evaluate("""() => { const d = document.documentElement;
+        return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }"""), size
+    cut = screen.evaluate("""() => [...document.querySelectorAll('[data-tv-fact], .tv-seat .name')].filter(e => {
+        const r = e.getBoundingClientRect(), clip = e.closest('.tv-band, .tv-seat').getBoundingClientRect();
+        return !r.height || r.top < Math.max(0, clip.top) - 1 || r.bottom > Math.min(innerHeight, clip.bottom) + 1
+            || r.left < clip.left - 1 || r.right > clip.right + 1;
+      }).map(e => e.textContent.trim().slice(0, 60))""")
+    assert not cut, (size, cut)
+
+
+def tv_order(screen):
+    """The band's order: (label, [names], [done names], next name)."""
+    row = screen.locator("[data-tv-order]")
+
+    def name(text):   # the name, without its ✓ or the "(done)" / "(next)" only a screen reader reads
+        return text.split("\n")[0].split(" (")[0].replace("✓", "").strip()
+
+    now = row.locator("li[aria-current=step]")
+    return (row.get_attribute("data-tv-order"), [name(n) for n in row.locator("li").all_inner_texts()],
+            [name(n) for n in row.locator("li.done").all_inner_texts()],
+            name(now.inner_text()) if now.count() else None)
+
+
+def tile_rolloff(screen, name):
+    """A tile's roll-off: one list of dice per round it rolled in."""
+    tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}')) [data-rolloff]")
+    return [[int(d) for d in roll.locator("[data-die]").all_inner_texts()] for roll in tile.locator(".dz-tv-dice").all()]
+
+
+def rolloff_of(view, rolloff, name):
+    seat = next(s["id"] for s in view["seats"] if s["name"] == name)
+    return [row["dice"] for rows in rolloff["rounds"] for row in rows if row["seat"] == seat]
+
+
+def test_danger_zone_the_table_screen_tells_the_round(live_server, new_phone):
+    from test_accessibility_browser import axe_violations
+    host, ana, code, ids = danger_zone_eight(live_server, new_phone)
+    names = {i: n for n, i in ids.items()}
+    screen = new_phone("Desktop Chrome")
+
+    def look(size):
+        screen.set_viewport_size({"width": size[0], "height": size[1]})
+        screen.goto(f"{live_server.url}/t/{code}/screen")
+        screen.wait_for_selector(".tv-seat")
+        fits(screen, size)
+        landmarks(screen)   # and every token said in words
+        for token in screen.locator(".tv .dz-token").all():
+            assert token.get_attribute("role") == "img" and token.get_attribute("aria-label").endswith("Token")
+        assert not axe_violations(screen), size
+
+    # Setup: round 1's reveal order from the Initiative holder, and each seat's roll-off dice.
+    view = table_state(host)
+    for size in TV_SIZES:
+        look(size)
+        label, order, done, now = tv_order(screen)
+        assert (label, order, done, now) == ("reveal", [names[s] for s in view["reveal_order"]], [],
+                                             names[view["initiative"]["seat"]])
+        for name in names.values():
+            assert tile_rolloff(screen, name) == rolloff_of(view, view["initiative"]["rolloff"], name), name
+        winner = names[view["initiative"]["rolloff"]["winner"]]
+        assert screen.locator(f"li.tv-seat:has(.name:text-is('{winner}')) [data-rolloff].won").count() == 1
+
+    # Movement: three have revealed (somewhere other than the Control Room), the fourth is next.
+    post_as(host, "/act/round.next", to=table_state(host)["next_step"])
+    place = next(loc["name"] for loc in table_state(host)["locations"] if loc["name"] != "Control Room")
+    for _ in range(3):
+        post_as(host, "/act/movement.enter", seat=str(table_state(host)["whose_turn"]), location=place)
+    view = table_state(host)
+    for size in TV_SIZES:
+        look(size)
+        label, order, done, now = tv_order(screen)
+        assert label == "reveal" and order == [names[s] for s in view["reveal_order"]]
+        assert done == order[:3] and now == order[3] == names[view["whose_turn"]]
+        assert screen.locator("[data-rolloff]").count() == 0
+
+    # Mission: nobody took the Control Room, so the least Upper Hand (all 8 tied) rolled off for
+    # the Mission Leader: the roll order from the leader, who is next, and each seat's dice.
+    post_as(host, "/act/round.next", to=table_state(host)["next_step"], force="1")
+    post_as(host, "/act/challenge.fail", seat=str(table_state(host)["whose_turn"]))
+    view = table_state(host)
+    assert view["mission_leader"]["rolloff"], view["mission_leader"]
+    for size in TV_SIZES:
+        look(size)
+        label, order, done, now = tv_order(screen)
+        assert label == "roll" and order == [names[s] for s in view["roll_order"]]
+        assert done == order[:1] and now == order[1] == names[view["whose_turn"]]
+        for name in names.values():
+            assert tile_rolloff(screen, name) == rolloff_of(view, view["mission_leader"]["rolloff"], name), name
+
+
+def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
+    """At 3 seats the ghost plays: the band keeps her two reminders, her tile says which cards
+    lie face down, and a killed seat's points read the same on every screen."""
+    from test_accessibility_browser import axe_violations
+    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)   # Bo killed
+    screen = new_phone("Desktop Chrome")
+
+    def look(size):
+        screen.set_viewport_size({"width": size[0], "height": size[1]})
+        screen.goto(f"{live_server.url}/t/{code}/screen")
+        screen.wait_for_selector(".tv-band [aria-current=step]:text-is('3')")
+        fits(screen, size)
+        landmarks(screen)
+        reminders = screen.locator("[data-ghost-reminders]").inner_text()
+        assert "Cy, on her right, is killed in her place" in reminders   # three Magicians
+        assert "never picks being killed" in reminders                    # the Grave Digger
+        assert not axe_violations(screen), size
+        return screen.locator("li.tv-seat[data-seat=ghost] [data-face-down]").inner_text()
+
+    for size in TV_SIZES:
+        assert "Face down" in look(size) and "not turned over yet" in look(size)
+    post_as(host, "/act/ghost.down", down1="Magician", down2="Grave Digger", down3="Card F")
+    for size in TV_SIZES:
+        down = look(size)
+        assert all(card in down for card in ("Magician", "Grave Digger", "Card F")), down
+        assert "Card E" not in down   # a face-up card
+    # One wording for Bo's lost preliminary points: the table screen, the host, Ana's phone.
+    wording = "preliminary (lost)"
+    assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) .aoa-tv-prelim .label").inner_text() == wording
+    host.reload()
+    assert host.locator("li.seat:has(.name:text-is('Bo')) .aoa-prelim .label").inner_text() == wording
+    ana.reload()
+    assert ana.locator("li.other:has(.name:text-is('Bo')) .aoa-prelim .label").inner_text() == wording
+    for page in (screen, host):   # a seat that was not killed says nothing of losing
+        assert "lost" not in page.locator("li:has(.name:text-is('Ana')) .aoa-prelim, li:has(.name:text-is('Ana')) .aoa-tv-prelim").first.inner_text()
+
+
+
+@pytest.fixture
+def secret_krueger_server(tmp_path, monkeypatch):
+    """The real app in this process (waitress in a thread), its shuffle rigged: the secret
+    character is Dr. Krueger, Ana is dealt Malory Archer and draws Lana Kane."""
+    import waitress
+    from companion import create_app, store
+    from companion.games.blackmail import KRUEGER, LANA, MALORY, PAM
+    from companion.games.blackmail import dealt as deal
+    from conftest import free_port
+    from test_blackmail_deal_browser import rigged
+
+    monkeypatch.setattr(deal, "new_deal", lambda rng: rigged([KRUEGER, MALORY, PAM, LANA]))
+    store.clear_cache()
+    app = create_app({"DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": 5})
+    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=16)
+    threading.Thread(target=server.run, daemon=True).start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    store.clear_cache()
+
+
+def test_blackmail_a_revealed_secret_is_no_longer_held_by_the_app(secret_krueger_server, new_phone):
+    from companion.games.blackmail import MALORY
+    from test_accessibility_browser import axe_violations
+    base = secret_krueger_server
+    host = new_phone()
+    code = start_table(host, base, "blackmail")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    post_as(host, "/seats", name="Bo")
+    post_as(host, "/act/game.start", to=table_state(host)["to"]["start"] or "", tracking="dealt",
+            first_player=str(seat_ids(host)["Ana"]))
+    screen = new_phone("Desktop Chrome")
+    screen.goto(f"{base}/t/{code}/screen")
+    assert "Held by the app" in screen.locator(".tv-band").inner_text()   # while the round is on
+    post_as(ana, "/act/dealt.play", card=str(MALORY), turn="1")           # Ana is out: Bo wins
+    for size in TV_SIZES:
+        screen.set_viewport_size({"width": size[0], "height": size[1]})
+        screen.goto(f"{base}/t/{code}/screen")
+        band = screen.locator(".tv-band")
+        band.locator("[data-revealed-secret]").wait_for()
+        assert "Secret character: Dr. Krueger" in band.inner_text()
+        assert "held by the app" not in screen.locator("body").inner_text().lower()
+        fits(screen, size)
+        assert not axe_violations(screen), size
+    host.reload()
+    assert host.locator(".bm-status [data-secret]").inner_text() == "Krueger (2)"
+    assert "held by the app" not in host.locator(".bm-round").inner_text().lower()

@@ -1,0 +1,344 @@
+"""Issue 24 in a real browser: axe-core (WCAG 2.0/2.1, levels A and AA) finds no critical or
+serious violation on any screen, in the light and the dark scheme, at a phone's size (412x915)
+and a laptop's or TV's (1280x800); every control of the host page is reached and used by
+keyboard alone. (The table screen's landmarks and facts: test_screens_browser.py.)
+
+axe-core is vendored for the tests only (tests/vendor/, with its licence): the app never
+serves it. It runs in the page through the DevTools protocol, so the app's content security
+policy stays as it is. A few tables, each in the middle of a game, are reused for every page
+view: one test function walks them all, so the suite stays quick."""
+
+import json
+from pathlib import Path
+
+import pytest
+from browser_steps import sit_down, start_table
+from test_screens_browser import post_as, seat_ids
+
+pytest.importorskip("playwright.sync_api")
+
+AXE = (Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js").read_text()
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SIZES = {"phone": {"width": 412, "height": 915}, "laptop": {"width": 1280, "height": 800}}
+SCHEMES = ("light", "dark")
+RUN_AXE = """async tags => {
+  // A change's flash and its "+2" fade in and out: contrast is judged once they have settled.
+  await Promise.all(document.getAnimations().filter(a => a.effect && a.effect.getTiming().iterations !== Infinity)
+    .map(a => a.finished.catch(() => null)));
+  const result = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+  return result.violations.filter(v => v.impact === "critical" || v.impact === "serious").map(v => ({
+    id: v.id, impact: v.impact,
+    nodes: v.nodes.slice(0, 8).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "").split("\\n").slice(0, 2).join(" ")),
+    count: v.nodes.length}));
+}"""
+
+
+def axe_violations(page):
+    """The critical and serious WCAG A/AA violations axe finds on the page as it is now."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE)
+    return page.evaluate(RUN_AXE, WCAG)
+
+
+def host_view(page):
+    code = page.url.split("/t/")[1].split("/")[0]
+    return page.request.get(page.url.split("/t/")[0] + f"/t/{code}/state.json").json()["state"]
+
+
+# --- tables in the middle of a game ---------------------------------------------------------
+
+def danger_zone_mission(base, new_phone):
+    """Danger Zone in round 1's Mission with Challenges drawn: Ana on her phone, Bo and Cy
+    added by the host."""
+    host = new_phone()
+    code = start_table(host, base, "danger-zone")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    for name in ("Bo", "Cy"):
+        post_as(host, "/seats", name=name)
+    ids = seat_ids(host)
+    for name, character in (("Ana", "Archer"), ("Bo", "Lana"), ("Cy", "Cheryl")):
+        post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
+    post_as(host, "/act/locations.draw")
+    post_as(host, "/act/initiative.roll")
+    post_as(host, "/act/order.confirm", order=",".join(str(ids[n]) for n in ("Ana", "Bo", "Cy")))
+    post_as(host, "/act/round.next", to=host_view(host)["next_step"])
+    for _ in range(3):
+        view = host_view(host)
+        post_as(host, "/act/movement.enter", seat=str(view["whose_turn"]), location=view["locations"][0]["name"])
+    post_as(host, "/act/round.next", to=host_view(host)["next_step"], force="1")
+    cards = {}
+    for row, (kind, difficulty, reward) in enumerate((("Booze", 8, 4), ("Guns", 12, 3), ("Smarts", 6, 1)), start=1):
+        cards.update({f"type_{row}": kind, f"difficulty_{row}": str(difficulty), f"reward_{row}": str(reward)})
+    post_as(host, "/act/challenge.draw", **cards)
+    return host, ana, code
+
+
+def blackmail_full(base, new_phone):
+    """Blackmail with full tracking, round 1 under way: Ana on her phone, Bo and Cy added."""
+    host = new_phone()
+    code = start_table(host, base, "blackmail")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    for name in ("Bo", "Cy"):
+        post_as(host, "/seats", name=name)
+    ids = seat_ids(host)
+    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking="full",
+            first_player=str(ids["Ana"]))
+    return host, ana, code
+
+
+def blackmail_dealt(base, new_phone):
+    """Blackmail dealt by the app, Ana first, her hand on her phone."""
+    host = new_phone()
+    code = start_table(host, base, "blackmail")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    for name in ("Bo", "Cy"):
+        post_as(host, "/seats", name=name)
+    ids = seat_ids(host)
+    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking="dealt",
+            first_player=str(ids["Ana"]))
+    return host, ana, code
+
+
+def assassins_resolving(base, new_phone):
+    """Age of Assassins at 3 seats (the ghost plays) resolving number 3, with points and a kill."""
+    host = new_phone()
+    code = start_table(host, base, "assassins")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    for name in ("Bo", "Cy"):
+        post_as(host, "/seats", name=name)
+    ids = seat_ids(host)
+    post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Magician")
+    post_as(host, "/act/resolve.step", step="next", to="1", force="1")
+    post_as(host, "/act/resolve.step", number="3", at="1")
+    for name, points in (("Ana", 4), ("Bo", 2), ("Cy", 5)):
+        post_as(host, "/act/points", seat=str(ids[name]), delta=str(points), reason="Cook")
+    post_as(host, "/act/kill", seat=str(ids["Bo"]))
+    post_as(host, "/act/penalty", seat=str(ids["Cy"]), delta="1")
+    return host, ana, code
+
+
+def generic_table(base, new_phone):
+    """The plain scoreboard: Ana on her phone, Bo added by the host with 3 points."""
+    host = new_phone()
+    code = start_table(host, base, "generic")
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    post_as(host, "/seats", name="Bo")
+    ids = seat_ids(host)
+    post_as(host, "/act/score", seat=str(ids["Bo"]), delta="3", reason="Points")
+    return host, ana, code
+
+
+def page_views(base, new_phone):
+    """(name, page, url) of every screen to check: the home page, the rules, and each game's
+    host page, phone, table screen and join page (plus Blackmail's verify page and the
+    Assassins deck list)."""
+    stranger = new_phone()
+    views = [("home", stranger, base + "/"),
+             ("rules", stranger, base + "/rules"),
+             ("rules search", stranger, base + "/rules?q=UH"),
+             ("rules game", stranger, base + "/rules/danger-zone"),
+             ("rules entry", stranger, base + "/rules/danger-zone/upper-hand"),
+             ("rules entry with a table", stranger, base + "/rules/danger-zone/challenges"),
+             ("rules quick reference", stranger, base + "/rules/assassins/quickref"),
+             ("rules box", stranger, base + "/rules/box")]
+    for game, build in (("generic", generic_table), ("danger-zone", danger_zone_mission),
+                        ("blackmail", blackmail_full), ("blackmail dealt", blackmail_dealt),
+                        ("assassins", assassins_resolving)):
+        host, phone, code = build(base, new_phone)
+        views += [(f"{game} host", host, f"{base}/t/{code}/host"),
+                  (f"{game} phone", phone, f"{base}/t/{code}/me"),
+                  (f"{game} screen", stranger, f"{base}/t/{code}/screen")]
+        if game in ("generic", "danger-zone", "blackmail", "assassins"):
+            views.append((f"{game} join", stranger, f"{base}/t/{code}"))
+        if game == "blackmail dealt":
+            views.append(("blackmail verify", phone, f"{base}/t/{code}/blackmail/verify"))
+        if game == "assassins":
+            views.append(("assassins deck list", host, f"{base}/t/{code}/assassins/deck"))
+    return views
+
+
+def check(found, name, page, url=None, sizes=tuple(SIZES)):
+    """axe over one page view in both schemes, at each size; what it finds goes in `found`."""
+    if url:
+        page.set_viewport_size(SIZES[sizes[0]])
+        page.goto(url)
+        page.wait_for_load_state("load")
+    for size in sizes:
+        page.set_viewport_size(SIZES[size])
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            problems = axe_violations(page)
+            if problems:
+                found[f"{name} ({scheme}, {size})"] = problems
+
+
+def test_axe_finds_no_serious_violation_on_any_screen(live_server, new_phone):
+    base, found = live_server.url, {}
+    for name, page, url in page_views(base, new_phone):
+        check(found, name, page, url)
+    walk_the_games(base, new_phone, found)
+    assert not found, json.dumps(found, indent=1)
+
+
+def walk_the_games(base, new_phone, found):
+    """Later steps of each game bring screens of their own (a fold open, a seat out, a round
+    won, the end): each is checked on the phone's size, where the most wraps and overlaps."""
+    phone_size = ("phone",)
+
+    def views(name, host, phone, code, screen=True):
+        check(found, f"{name} host", host, f"{base}/t/{code}/host", phone_size)
+        check(found, f"{name} phone", phone, f"{base}/t/{code}/me", phone_size)
+        if screen:
+            check(found, f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))
+
+    # Danger Zone: setup with the characters to pick, then a round played to the end.
+    host = new_phone()
+    code = start_table(host, base, "danger-zone")
+    phone = new_phone()
+    sit_down(phone, f"{base}/t/{code}", "Ana")
+    post_as(host, "/seats", name="Bo")
+    post_as(host, "/act/character.pick", seat=str(seat_ids(host)["Bo"]), character="Lana")
+    views("danger-zone setup", host, phone, code, screen=False)
+    host, phone, code = danger_zone_mission(base, new_phone)
+    ids = seat_ids(host)
+    post_as(host, "/act/challenge.complete", seat=str(host_view(host)["whose_turn"]), card="1")
+    post_as(host, "/act/dice.roll", rolloff="1", dice="3", **{f"with_{i}": "1" for i in ids.values()})
+    views("danger-zone mission, a Challenge done", host, phone, code)
+    phone.locator("details.dz-fold-tools > summary").click()
+    phone.locator("details.dz-odds-table > summary").click()
+    check(found, "danger-zone phone, dice and odds open", phone, sizes=phone_size)
+    post_as(host, "/act/round.next", to=host_view(host)["next_step"], force="1")
+    views("danger-zone clean-up", host, phone, code, screen=False)
+    post_as(host, "/act/round.next", to=host_view(host)["next_step"])
+    views("danger-zone round 2 movement", host, phone, code)
+    post_as(host, "/act/upper_hand.change", seat=str(ids["Ana"]), delta="15", reason="Card")
+    views("danger-zone won", host, phone, code)
+
+    # Blackmail, full tracking: a card to play on the phone, a seat out, a round won, history.
+    host, phone, code = blackmail_full(base, new_phone)
+    ids = seat_ids(host)
+    phone.goto(f"{base}/t/{code}/me")
+    phone.locator("details.card-pick[data-card='3'] > summary").click()   # Cyril: seats and cards
+    check(found, "blackmail phone, a card open", phone, sizes=phone_size)
+    post_as(host, "/act/play", seat=str(ids["Ana"]), card="3", target=str(ids["Bo"]), eliminated="target",
+            revealed="not_shown")
+    views("blackmail, a seat out", host, phone, code)
+    post_as(host, "/act/play", seat=str(ids["Cy"]), card="8", revealed="not_shown")
+    views("blackmail, a round won", host, phone, code)
+    post_as(host, "/act/round.confirm", to=host_view(host)["to"]["next_round"] or "")
+    views("blackmail round 2", host, phone, code, screen=False)
+
+    # Blackmail dealt by the app: the phone's hand uncovered.
+    host, phone, code = blackmail_dealt(base, new_phone)
+    phone.goto(f"{base}/t/{code}/me")
+    phone.locator("details.bm-cover > summary").click()
+    check(found, "blackmail dealt phone, hand open", phone, sizes=phone_size)
+
+    # Age of Assassins: the bank confirmation open, then round 2's draft.
+    host, phone, code = assassins_resolving(base, new_phone)
+    post_as(host, "/act/resolve.step", number="6", at="3")
+    host.goto(f"{base}/t/{code}/host")
+    host.locator("details.aoa-bank > summary").click()
+    check(found, "assassins host, bank open", host, sizes=phone_size)
+    post_as(host, "/act/bank", to="2")
+    post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Card F")
+    post_as(phone, "/act/draft.pick", seat=str(seat_ids(host)["Ana"]), row="front", card="Cook")
+    views("assassins round 2 draft", host, phone, code)
+    phone.locator("details.aoa-draft > summary").click()
+    check(found, "assassins phone, draft open", phone, sizes=phone_size)
+
+
+# --- the host page by keyboard alone ----------------------------------------------------------
+
+MARK_CONTROLS = """() => {
+  const all = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]');
+  const controls = [...all].filter(e => !e.disabled && e.tabIndex >= 0 && !e.closest('[inert], dialog:not([open])')
+    && (e.tagName !== 'SUMMARY' || e.parentElement.querySelector(':scope > summary') === e)
+    && e.checkVisibility({visibilityProperty: true}));
+  controls.forEach((e, i) => e.dataset.kb = String(i));
+  return controls.length;
+}"""
+FOCUSED = """() => { const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const ring = getComputedStyle(e), label = e.closest('label');
+  const shown = ring.outlineStyle !== 'none' || ring.boxShadow !== 'none'
+    || (label && getComputedStyle(label).outlineStyle !== 'none');
+  return {kb: e.dataset.kb || null, radio: e.type === 'radio' ? (e.form ? e.form.getAttribute('action') : '') + ':' + e.name : null,
+          ring: shown, what: e.outerHTML.slice(0, 90)}; }"""
+UNREACHED = """([seen, groups]) => [...document.querySelectorAll('[data-kb]')].filter(e => !seen.includes(e.dataset.kb)
+  && !(e.type === 'radio' && groups.includes((e.form ? e.form.getAttribute('action') : '') + ':' + e.name)))
+  .map(e => e.outerHTML.slice(0, 120))"""
+
+
+def tab_through(page):
+    """Press Tab from the top of the page to its end: (every control reached?, focus shown?)."""
+    count = page.evaluate(MARK_CONTROLS)
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    seen, groups, unseen_ring = [], [], []
+    for _ in range(count + 40):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUSED)
+        if now is None:
+            if seen:
+                break
+            continue
+        if now["kb"] in seen:
+            break
+        seen.append(now["kb"])
+        if now["radio"]:
+            groups.append(now["radio"])
+        if not now["ring"]:
+            unseen_ring.append(now["what"])
+    return page.evaluate(UNREACHED, [seen, groups]), unseen_ring
+
+
+def test_every_host_page_works_by_keyboard(live_server, new_phone):
+    base = live_server.url
+    problems = {}
+    tables = {"generic": generic_table(base, new_phone), "danger-zone": danger_zone_mission(base, new_phone),
+              "blackmail": blackmail_full(base, new_phone), "assassins": assassins_resolving(base, new_phone)}
+    for game, (host, phone, code) in tables.items():
+        for size, viewport in SIZES.items():
+            host.set_viewport_size(viewport)
+            host.goto(f"{base}/t/{code}/host")
+            host.wait_for_selector("#live-body")
+            unreached, no_ring = tab_through(host)
+            if unreached or no_ring:
+                problems[f"{game} {size}"] = {"not reached by Tab": unreached, "focus not shown": no_ring}
+    assert not problems, json.dumps(problems, indent=1)
+
+    # And used: a score tap, a fold opened, a Blackmail card played with its radios, all by keys.
+    host, phone, code = tables["generic"]
+    host.goto(f"{base}/t/{code}/host")
+    host.get_by_role("button", name="Bo plus 1").focus()
+    host.keyboard.press("Enter")
+    host.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('4')")
+    host, phone, code = tables["blackmail"]
+    host.goto(f"{base}/t/{code}/host")
+    host.locator("details.bm-for > summary").focus()   # Ana has a phone: her card is one fold away
+    host.keyboard.press("Enter")
+    card = host.locator("details.card-pick[data-card='5']")   # Pam Poovey, played by Ana on Bo
+    card.locator("summary").focus()
+    host.keyboard.press("Enter")
+    assert card.evaluate("d => d.open")
+    card.locator("input[name=target]").first.focus()
+    host.keyboard.press("ArrowRight")       # the seat radios: Ana (self), then Bo
+    assert card.locator("input[name=target]:checked").get_attribute("value") == str(seat_ids(host)["Bo"])
+    card.locator("input[name=discarded]").first.focus()
+    host.keyboard.press("Space")
+    card.locator("button.big").focus()
+    host.keyboard.press("Enter")
+    host.wait_for_selector(".bm-plays li[data-play='1']")
+    # A rules link opens the tray; Escape closes it and focus comes back to the link.
+    link = host.locator("#live-body a.help").first
+    link.focus()
+    host.keyboard.press("Enter")
+    host.wait_for_selector("dialog#tray[open]")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("dialog#tray:not([open])", state="attached")
+    assert link.evaluate("a => a === document.activeElement")
