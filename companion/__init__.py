@@ -67,7 +67,8 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, errors, game_routes, live, parts, rules_routes, tables, web
+    from . import access, db, errors, game_routes, live, parts, rules_routes, tables, tablet, web
+    from . import night
 
     app.jinja_env.globals["public"] = parts.public
     app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat)
@@ -79,5 +80,7 @@ def create_app(test_config=None):
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(rules_routes.bp)
+    app.register_blueprint(night.bp)  # game night: play again, the night page, hosts, records
+    app.register_blueprint(tablet.bp)
     game_routes.init_app(app)  # each game's own routes.py, found by name
     return app

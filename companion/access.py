@@ -1,5 +1,6 @@
 """Who is asking: the per-table cookie, host-only checks, and cross-site request protection."""
 
+import base64
 import hashlib
 import hmac
 import threading
@@ -9,7 +10,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
 
-from . import store
+from . import store, tablet_store
 from .db import get_db, uses_postgres
 
 COOKIE = "tc"
@@ -55,6 +56,73 @@ def set_token(response, table, token):
     response.set_cookie(COOKIE, token, max_age=COOKIE_DAYS * 86400, path=cookie_path(table),
                         httponly=True, samesite="Lax", secure=request.is_secure)
 
+
+
+# --- game night: following a seat to the next table, the host's device, recovery ----------
+
+def follow_token(code, hashed):
+    """The token a phone holds at the next table `code`, worked out from the hash of its
+    token at the table before: the server stores only the hash, so only the phone holding the
+    old token can be given the new one, and asking twice gives the same (two tabs, no race)."""
+    key = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(key, f"follow:{code}:{hashed}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def follow_hash(code, hashed):
+    return store.token_hash(follow_token(code, hashed))
+
+
+def held_token():
+    return request.cookies.get(COOKIE) or ""
+
+
+def is_host_device(table):
+    """The device holding the host token itself (a co-host is not: it has a seat's token)."""
+    token = held_token()
+    return bool(token) and hmac.compare_digest(store.token_hash(token), table.host_token_hash)
+
+
+RECOVERY_GROUPS = 3  # groups of four letters: 31 ** 12, about 59 bits
+
+
+def recovery_code(salt):
+    """A night's host recovery code, worked out from its salt (only its hash is stored)."""
+    key = current_app.config["SECRET_KEY"].encode()
+    number = int.from_bytes(hmac.new(key, f"recover:{salt}".encode(), hashlib.sha256).digest(), "big")
+    letters = []
+    for _ in range(4 * RECOVERY_GROUPS):
+        number, digit = divmod(number, len(store.CODE_ALPHABET))
+        letters.append(store.CODE_ALPHABET[digit])
+    return "-".join("".join(letters[i:i + 4]) for i in range(0, len(letters), 4))
+
+
+def recovery_hash(typed):
+    return store.token_hash("recover:" + store.normalize_code(typed))
+
+
+def new_night():
+    """(salt, hash of its recovery code) for store.ensure_night and friends."""
+    salt = store.new_token()
+    return salt, recovery_hash(recovery_code(salt))
+
+
+DEVICE_COOKIE = "tc_device"
+DEVICE_DAYS = 400  # as long as browsers keep a cookie
+
+
+def device_hash():
+    token = request.cookies.get(DEVICE_COOKIE, "")
+    return store.token_hash(token) if token else None
+
+
+def remember_host(response, table):
+    """Add this table to the list this device has hosted (a cookie for the whole site names
+    the device; the list is kept on the server)."""
+    token = request.cookies.get(DEVICE_COOKIE) or store.new_token()
+    store.remember_device_table(get_db(), store.token_hash(token), table)
+    response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_DAYS * 86400, path="/",
+                        httponly=True, samesite="Lax", secure=request.is_secure)
 
 
 def csrf_token(table):
@@ -159,3 +227,52 @@ def guess_limiter():
                    if uses_postgres() else GuessLimiter())
         limiter = current_app.extensions.setdefault("guess_limiter", limiter)
     return limiter
+
+
+# --- the tablet (tablet.py): the host's own device, or a device the host let in ------------
+# A let-in device holds a token of its own in the table's cookie, so it has no seat and no
+# host rights; the host can revoke every let-in device at once (tablet_store.py keeps them).
+
+TABLET = {"role": "tablet", "seat": None}            # a device the host let in
+HOST_TABLET = {"role": "tablet-host", "seat": None}  # the host's own device showing the tablet
+LET_IN_MINUTES = 15  # how long a let-in link works before it is opened
+
+
+def tablet_viewer(table):
+    """Who may open the tablet from this device: HOST_TABLET (the host's or a co-host's device),
+    TABLET (a device the host let in and has not revoked), or None."""
+    viewer = current_viewer(table)
+    if viewer is not None and viewer["role"] == "host":
+        return HOST_TABLET
+    token = request.cookies.get(COOKIE)
+    if viewer is None and token and tablet_device(table, token):
+        return TABLET
+    return None
+
+
+def tablet_device(table, token):
+    return tablet_store.is_let_in(get_db(), table.id, token)
+
+
+def let_in_link(table):
+    """A new one-time let-in code (the host asks): whoever opens its link in time becomes a
+    tablet device of this table."""
+    code = store.new_token()
+    tablet_store.add_link(get_db(), table.id, code)
+    return code
+
+
+def claim_let_in(table, code):
+    """Trade a let-in code for the device's own token (None: unknown, used or too old)."""
+    token = store.new_token()
+    return token if tablet_store.claim_link(get_db(), table.id, code or "", token, LET_IN_MINUTES) else None
+
+
+def let_in_devices(table):
+    """[{"at": when, "waiting": bool}] for this table's let-in devices and unopened links."""
+    return tablet_store.devices(get_db(), table.id)
+
+
+def revoke_tablets(table):
+    """Every let-in device and unopened link of this table stops working."""
+    tablet_store.revoke(get_db(), table.id)

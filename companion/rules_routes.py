@@ -341,7 +341,8 @@ def admin(key):
     if not hmac.compare_digest(key.encode(), current_app.config["ADMIN_KEY"].encode()):
         limiter.miss(request.remote_addr)
         abort(403, "That is not this server's admin address. It is printed when the server starts.")
-    response = redirect(url_for("rules.box_page"), 303)
+    # The admin's page: each player's records, and a way on to the box text defaults.
+    response = redirect(url_for("night.admin_home"), 303)
     response.set_cookie(ADMIN_COOKIE, admin_cookie_value(), max_age=365 * 86400, httponly=True,
                         samesite="Lax", secure=request.is_secure)
     return response

@@ -52,6 +52,8 @@ class Table:
     host_token_hash: str
     host_seat: int | None
     options: dict
+    night_id: int | None = None  # the night this table belongs to (None: a night of one, so far)
+    prev_id: int | None = None   # the table it was started from ("play again")
 
     @property
     def module(self):
@@ -60,7 +62,7 @@ class Table:
     @classmethod
     def from_row(cls, row):
         return cls(row["id"], row["code"], row["game"], row["host_token_hash"],
-                   row["host_seat"], json.loads(row["options"]))
+                   row["host_seat"], json.loads(row["options"]), row["night_id"], row["prev_id"])
 
 
 @dataclass
@@ -70,9 +72,19 @@ class Folded:
     state: dict
     log: list = field(default_factory=list)
     voided: set = field(default_factory=set)
+    # What the night's own events say (NIGHT_KINDS): {"next": {...}, "cohosts": [...], ...}
+    night: dict = field(default_factory=dict)
 
 
 # --- tables and seats -----------------------------------------------------------------
+
+def _new_code(db):
+    for _ in range(20):
+        code = "".join(_random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not db.execute("SELECT 1 FROM game_tables WHERE code=?", (code,)).fetchone():
+            break
+    return code
+
 
 def create_table(db, game, options=None):
     """Make a table; returns (Table, host_token)."""
@@ -80,10 +92,7 @@ def create_table(db, game, options=None):
         raise RuleError("Pick one of the three games.")
     host_token = new_token()
     with transaction(db):
-        for _ in range(20):
-            code = "".join(_random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if not db.execute("SELECT 1 FROM game_tables WHERE code=?", (code,)).fetchone():
-                break
+        code = _new_code(db)
         db.execute(
             "INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
             " VALUES (?, ?, ?, ?, ?)",
@@ -107,11 +116,15 @@ def identify(db, table, token):
     if not token:
         return None
     hashed = token_hash(token)
-    seated = {s["id"] for s in load(db, table).state["seats"]}
+    folded = load(db, table)
+    seated = {s["id"] for s in folded.state["seats"]}
     if secrets.compare_digest(hashed, table.host_token_hash):
         return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
     seat = token_seat(db, table, token)
-    return {"role": "seat", "seat": seat} if seat in seated else None
+    if seat not in seated:
+        return None
+    # A co-host's phone has the host's rights at its own seat (night.py hands them out).
+    return {"role": "host" if seat in folded.night.get("cohosts", ()) else "seat", "seat": seat}
 
 
 def token_seat(db, table, token):
@@ -130,6 +143,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
     token = new_token() if phone and not as_host else None
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
+        _check_open(folded)
         name = clean_name(name, folded.state)
         if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
             raise RuleError("The host already has a seat.")
@@ -148,6 +162,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
 def rename_seat(db, table, seat, name, actor):
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
+        _check_open(folded)
         name = clean_name(name, folded.state, seat)
         _append(db, table, folded, "seat.rename", {"seat": seat, "name": name}, actor, None, pending)
 
@@ -156,6 +171,7 @@ def remove_seat(db, table, seat, actor):
     """Take a seat off the table; the host can undo it, and the phone's token then works again."""
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
+        _check_open(folded)
         _append(db, table, folded, "seat.remove", {"seat": seat}, actor, None, pending)
 
 
@@ -163,6 +179,7 @@ def move_seat(db, table, seat, step, actor):
     """Move a seat one place clockwise (step=1) or anticlockwise (step=-1)."""
     with _writing(db, table) as pending:
         folded = _refresh(db, table)
+        _check_open(folded)
         order = [s["id"] for s in folded.state["seats"]]
         if seat not in order:
             raise RuleError("There is no such seat at this table.")
@@ -184,8 +201,9 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
         if done:
             return done
         folded = _refresh(db, table)
-        if kind in ROSTER_KINDS or kind == "undo":
+        if kind in ROSTER_KINDS or kind in NIGHT_KINDS or kind == "undo":
             raise RuleError("Unknown action.")
+        _check_open(folded)
         check_post(table.module, kind, actor, {})  # host-only kinds: before the rules speak
         data = table.module.parse(kind, form, folded.state, actor, rng)
         check_post(table.module, kind, actor, data)
@@ -202,6 +220,7 @@ def undo(db, table, event_id, actor, action_id=None):
         if done:
             return done
         folded = _refresh(db, table)
+        _check_open(folded)
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or target["undo_right"] is None:
             raise RuleError("That change cannot be undone.")
@@ -279,7 +298,7 @@ def _voided(events):
 
 def _fold(table, events, strict=False):
     voided = _voided(events)
-    folded = Folded(0, table.module.new_state(table.options), [], voided)
+    folded = Folded(0, table.module.new_state(table.options), [], voided, {})
     for event in events:
         folded = _step(table, folded, event, strict=strict)
     return folded
@@ -292,8 +311,13 @@ def _step(table, folded, event, strict=True):
     entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
              "who": _actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
              "undo_right": undo_right(module, event)}
-    after = before
-    if event["kind"] == "undo":
+    after, night = before, folded.night
+    if event["kind"] in NIGHT_KINDS:
+        # The night's own entries: no game rule reads them, and none is undone (a next table
+        # exists once started; a host change is undone by another one).
+        night = _night_step(night, event)
+        entry.update(undo_right=None, text=_night_text(before, event))
+    elif event["kind"] == "undo":
         target = next((e for e in log if e["id"] == event["data"]["event"]), None)
         entry["target"] = event["data"]["event"]
         # Undoing an undo needs the same right as undoing the entry itself.
@@ -316,7 +340,7 @@ def _step(table, folded, event, strict=True):
     else:
         entry["text"] = module.describe(before, before, event) if event["kind"] not in ROSTER_KINDS else ""
     log.append(entry)
-    return Folded(event["id"], after, log, folded.voided)
+    return Folded(event["id"], after, log, folded.voided, night)
 
 
 def _undo_refusal(module, state, kind):
@@ -405,6 +429,303 @@ def export(db, table):
     return {"code": table.code, "game": table.game, "options": table.options,
             "seats": folded.state["seats"], "events": events,
             "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
+
+
+# --- game night: the next table, co-hosts, handing over, host recovery ----------------------
+# A night is the chain of tables started from one another ("play again"); night.py is its
+# web layer. What happens to a night is logged as events of its tables (NIGHT_KINDS), which
+# no game module reads: the fold keeps them in Folded.night.
+
+NIGHT_KINDS = {"night.from", "night.next", "night.screen", "host.cohost", "host.uncohost",
+               "host.handover", "host.recovered"}
+MOVED_ON = "The night has moved on to the next game, so this one stays as it was. Nothing changed."
+
+
+def _check_open(folded):
+    """A table the night has left is kept as it ended: readable and exportable, not changed."""
+    if folded.night.get("next"):
+        raise RuleError(MOVED_ON)
+
+
+def _night_step(night, event):
+    data, kind = event["data"], event["kind"]
+    night = dict(night, cohosts=list(night.get("cohosts", ())))
+    if kind == "night.next":
+        night["next"] = {"code": data["code"], "game": data["game"], "at": event["at"]}
+    elif kind == "night.from":
+        night["from"] = {"code": data["code"], "game": data["game"]}
+    elif kind == "night.screen":
+        night["screen"] = bool(data["show"])
+    elif kind == "host.cohost" and data["seat"] not in night["cohosts"]:
+        night["cohosts"].append(data["seat"])
+    elif kind in ("host.uncohost", "host.handover"):
+        night["cohosts"] = [s for s in night["cohosts"] if s != data["seat"]]
+    return night
+
+
+def _night_text(state, event):
+    # The next table is named nowhere in the log: a stranger with this table's code learns
+    # nothing of it (its code is in the event's data, which only the host's export shows).
+    data, kind = event["data"], event["kind"]
+    name = {s["id"]: s["name"] for s in state["seats"]}.get(data.get("seat"), "?")
+    return {
+        "night.from": "the seats came over from the last game",
+        "night.next": "started the next game",
+        "night.screen": ("put the night's standings on the table screen" if data.get("show")
+                         else "put the game back on the table screen"),
+        "host.cohost": f"{name} is now a co-host",
+        "host.uncohost": f"{name} is no longer a co-host",
+        "host.handover": f"handed the host role to {name}",
+        "host.recovered": "another device became the host with the recovery code",
+    }[kind]
+
+
+def _new_night(db, table, new_night):
+    """Give a table a night of its own (inside the caller's transaction)."""
+    salt, recovery_hash = new_night()
+    night = insert(db, "INSERT INTO nights (recovery_salt, recovery_hash, created_at) VALUES (?, ?, ?)",
+                   (salt, recovery_hash, now()))
+    db.execute("UPDATE game_tables SET night_id=? WHERE id=?", (night, table.id))
+    table.night_id = night
+    return night
+
+
+def ensure_night(db, table, new_night):
+    """The table's night id, set up the first time it is needed (a table from before nights,
+    or one that never played again). new_night() -> (salt, hash of the recovery code)."""
+    if table.night_id is None:
+        with transaction(db, table.id):
+            row = db.execute("SELECT night_id FROM game_tables WHERE id=?", (table.id,)).fetchone()
+            if row[0] is None:
+                _new_night(db, table, new_night)
+            else:
+                table.night_id = row[0]
+    return table.night_id
+
+
+def night_row(db, night_id):
+    return db.execute("SELECT * FROM nights WHERE id=?", (night_id,)).fetchone()
+
+
+def night_tables(db, table):
+    """The tables of this table's night, in the order they were started (one alone if it
+    has no night yet)."""
+    if table.night_id is None:
+        return [table]
+    rows = db.execute("SELECT * FROM game_tables WHERE night_id=? ORDER BY id", (table.night_id,)).fetchall()
+    return [Table.from_row(row) for row in rows]
+
+
+def seat_origins(db, table_ids):
+    """{seat id: (table id, the seat it was carried from or None)} for these tables' seats."""
+    if not table_ids:
+        return {}
+    marks = ",".join("?" * len(table_ids))
+    rows = db.execute(f"SELECT id, table_id, from_seat FROM seats WHERE table_id IN ({marks})",
+                      tuple(table_ids)).fetchall()
+    return {row["id"]: (row["table_id"], row["from_seat"]) for row in rows}
+
+
+def carried_seat(db, table, from_seat):
+    """The seat at `table` that seat `from_seat` of the table before it became, or None."""
+    row = db.execute("SELECT id FROM seats WHERE table_id=? AND from_seat=?",
+                     (table.id, from_seat)).fetchone()
+    return row["id"] if row else None
+
+
+def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action_id=None):
+    """Start the night's next table from `old`; returns (Table, started).
+
+    The seats in `keep` (ids) come along in their clockwise order with their names and
+    phones; `added` names sit down as seats without a phone. Whatever is per game starts
+    fresh. A table that has a next one already returns that one (started False), so a
+    doubled tap, a stale one and two hosts at once make one table: the check and the new
+    table happen under the old table's append lock, and the database allows one next table.
+
+    follow_hash(code, token_hash) is the hash of the token the same phone (or host device)
+    holds at the new table: only the holder of the old token can work the new one out
+    (access.follow_token), so each phone follows its own seat and nobody else's."""
+    module = games.get(game)
+    if game not in games.TABLE_GAMES or module is None:
+        raise RuleError("Pick one of the games.")
+    with _writing(db, old) as pending:
+        folded = _refresh(db, old)
+        ahead = folded.night.get("next")
+        if ahead:
+            return find_table(db, ahead["code"]), False
+        seats = [s for s in folded.state["seats"] if s["id"] in set(keep)]
+        taken = [s["name"] for s in seats]
+        for name in added:
+            taken.append(names.clean_name(name, taken))
+        if len(taken) > module.MAX_SEATS:
+            raise RuleError(f"{games.TABLE_GAMES[game]} seats at most {module.MAX_SEATS} players: "
+                            f"leave someone out, or pick another game.")
+        night = old.night_id or _new_night(db, old, new_night)
+        code = _new_code(db)
+        new = insert(db, "INSERT INTO game_tables (code, game, host_token_hash, options, created_at,"
+                         " night_id, prev_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (code, game, follow_hash(code, old.host_token_hash),
+                      json.dumps(old.options if game == old.game else {}), now(), night, old.id))
+        # The same game keeps what this table typed from its box; another starts from the defaults.
+        if game == old.game:
+            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+                       " SELECT ?, game, entry, body, updated_at FROM table_box WHERE table_id=?",
+                       (new, old.id))
+        else:
+            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+                       " SELECT ?, game, entry, body, updated_at FROM box_entries WHERE game=?",
+                       (new, game))
+        table = find_table(db, code)
+        tokens = {row["id"]: row["token_hash"] for row in
+                  db.execute("SELECT id, token_hash FROM seats WHERE table_id=?", (old.id,)).fetchall()}
+        host, made = dict(HOST), [_fold(table, [])]
+
+        def log(kind, data):
+            _append(db, table, made[-1], kind, data, host, None, made)
+
+        log("night.from", {"code": old.code, "game": old.game})
+        carried = {}
+        for seat in seats:
+            hashed = tokens.get(seat["id"])
+            carried[seat["id"]] = insert(
+                db, "INSERT INTO seats (table_id, token_hash, from_seat) VALUES (?, ?, ?)",
+                (table.id, follow_hash(code, hashed) if hashed else None, seat["id"]))
+            log("seat.join", {"seat": carried[seat["id"]], "name": seat["name"],
+                              "phone": bool(seat.get("phone", True))})
+        if old.host_seat in carried:
+            table.host_seat = carried[old.host_seat]
+            db.execute("UPDATE game_tables SET host_seat=? WHERE id=?", (table.host_seat, table.id))
+        for seat in folded.night.get("cohosts", ()):
+            if seat in carried:
+                log("host.cohost", {"seat": carried[seat]})
+        for name in taken[len(seats):]:
+            seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, NULL)", (table.id,))
+            log("seat.join", {"seat": seat, "name": name, "phone": False})
+        _append(db, old, folded, "night.next", {"code": code, "game": game, "table": table.id},
+                actor, action_id, pending)
+    _cache_put(table, made[-1])
+    return table, True
+
+
+def phone_seats(db, table):
+    """The ids of the seats whose phone holds a token (a seat the host added has none)."""
+    rows = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash IS NOT NULL", (table.id,)).fetchall()
+    return {row["id"] for row in rows}
+
+
+def _seat_token_hash(db, table, seat):
+    row = db.execute("SELECT token_hash FROM seats WHERE table_id=? AND id=?", (table.id, seat)).fetchone()
+    return row["token_hash"] if row else None
+
+
+def _phone_seat(db, table, folded, seat, what):
+    """The token hash of a seated phone other than the host's, or RuleError saying why not."""
+    seat_name = {s["id"]: s["name"] for s in folded.state["seats"]}.get(seat)
+    if seat_name is None:
+        raise RuleError("There is no such seat at this table.")
+    if seat == table.host_seat:
+        raise RuleError(f"{seat_name} is the host's own seat.")
+    hashed = _seat_token_hash(db, table, seat)
+    if hashed is None:
+        raise RuleError(f"{seat_name} has no phone at this table, so cannot {what}.")
+    return hashed
+
+
+def set_cohost(db, table, seat, on, actor):
+    """Make a seat's phone a co-host (the host's rights at its own seat), or take that back."""
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        _check_open(folded)
+        _phone_seat(db, table, folded, seat, "be a co-host")
+        if (seat in folded.night.get("cohosts", ())) == on:
+            raise RuleError("That is already so. Nothing changed.")
+        _append(db, table, folded, "host.cohost" if on else "host.uncohost", {"seat": seat},
+                actor, None, pending)
+
+
+def hand_over(db, table, seat, actor):
+    """The seat's phone becomes the host (its own token now holds the role). The old host's
+    seat, if it has one, gets a token of its own: returned, for the old host's device, which
+    stays at the table as that player. None when the old host had no seat."""
+    token = None
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        _check_open(folded)
+        hashed = _phone_seat(db, table, folded, seat, "take over as host")
+        before = table.host_seat if table.host_seat in {s["id"] for s in folded.state["seats"]} else None
+        if before is not None:
+            token = new_token()
+            db.execute("UPDATE seats SET token_hash=? WHERE id=?", (token_hash(token), before))
+        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?",
+                   (hashed, seat, table.id))
+        table.host_token_hash, table.host_seat = hashed, seat
+        _append(db, table, folded, "host.handover", {"seat": seat, "from_seat": before},
+                actor, None, pending)
+    return token
+
+
+def recover_host(db, recovery_hash, new_night):
+    """The recovery code's night: its newest table gets a new host token (returned with the
+    table), every older table of the night a token nobody holds, and the night a new code.
+    None when no night has that code. The old host device's cookies are refused from then on."""
+    row = db.execute("SELECT id FROM nights WHERE recovery_hash=?", (recovery_hash,)).fetchone()
+    if row is None:
+        return None
+    for _ in range(5):  # the night may move on while this waits for the lock: go with it
+        newest = db.execute("SELECT * FROM game_tables WHERE night_id=? ORDER BY id DESC LIMIT 1",
+                            (row["id"],)).fetchone()
+        table = Table.from_row(newest)
+        token = new_token()
+        with _writing(db, table) as pending:
+            folded = _refresh(db, table)
+            if folded.night.get("next"):
+                continue
+            for older in db.execute("SELECT id FROM game_tables WHERE night_id=? AND id<>?",
+                                    (row["id"], table.id)).fetchall():
+                db.execute("UPDATE game_tables SET host_token_hash=? WHERE id=?",
+                           (token_hash(new_token()), older["id"]))
+            db.execute("UPDATE game_tables SET host_token_hash=? WHERE id=?", (token_hash(token), table.id))
+            salt, code_hash = new_night()
+            db.execute("UPDATE nights SET recovery_salt=?, recovery_hash=? WHERE id=?",
+                       (salt, code_hash, row["id"]))
+            table.host_token_hash = token_hash(token)
+            _append(db, table, folded, "host.recovered", {}, HOST, None, pending)
+        return table, token
+    raise RuleError("The night keeps moving on; type the code again.")
+
+
+def show_night(db, table, show, actor):
+    """Put the night's standings on the table screen instead of the game, or back."""
+    with _writing(db, table) as pending:
+        folded = _refresh(db, table)
+        if bool(folded.night.get("screen")) == bool(show):
+            raise RuleError("The table screen shows that already. Nothing changed.")
+        _append(db, table, folded, "night.screen", {"show": bool(show)}, actor, None, pending)
+
+
+def events(db, table):
+    """Every event of a table, oldest first (records.py reads results from them)."""
+    return _events(db, table)
+
+
+def all_tables(db):
+    return [Table.from_row(row) for row in db.execute("SELECT * FROM game_tables ORDER BY id").fetchall()]
+
+
+def remember_device_table(db, device_hash, table):
+    """A host's device keeps a list of its tables (with the host token it held then)."""
+    db.execute("INSERT INTO device_tables (device_hash, table_id, host_token_hash, added_at)"
+               " VALUES (?, ?, ?, ?) ON CONFLICT (device_hash, table_id)"
+               " DO UPDATE SET host_token_hash=excluded.host_token_hash",
+               (device_hash, table.id, table.host_token_hash, now()))
+
+
+def device_tables(db, device_hash, limit=200):
+    """[(Table, still host)] a device has hosted, newest first."""
+    rows = db.execute("SELECT g.*, d.host_token_hash AS held FROM device_tables d"
+                      " JOIN game_tables g ON g.id=d.table_id WHERE d.device_hash=?"
+                      " ORDER BY g.id DESC LIMIT ?", (device_hash, limit)).fetchall()
+    return [(Table.from_row(row), row["held"] == row["host_token_hash"]) for row in rows]
 
 
 # --- wrong-code guesses, counted in the database when several processes share one -------

@@ -101,6 +101,7 @@
     if (!live || !window.htmx || version <= shown()) return;
     if (message.data.trim()) htmx.swap(live, message.data, { swapStyle: "none" });
     live.dataset.version = String(version);
+    document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue, at the end
     var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
     if (error) error.remove();
   }
@@ -209,4 +210,135 @@
       if (!tray.open) tray.showModal();
     });
   });
+
+  // Game night: when the night moves on to the next table, this page's board holds a link
+  // marked data-follow (night.py). Follow it by itself, so a phone shows the new table with
+  // no tap; a page that was away finds it when it loads or catches up. Each link is followed
+  // once per tab: a page the server sends back here stays, it does not go round in circles.
+  // The host's own "play again" tap is answered with the new table's address (HX-Redirect):
+  // while it is on its way, the same page does not set off a second navigation.
+  var startingNext = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.closest && event.detail.elt.closest(".night-again")) startingNext = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (startingNext && !event.detail.successful) { startingNext = false; followNight(); }
+  });
+  function goOnce(href) {
+    if (startingNext) return;
+    var key = "tc-followed:" + href;
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, "1");
+    } catch (e) { /* private mode: follow anyway */ }
+    window.location.assign(href);
+  }
+  function followNight() {
+    var link = document.querySelector("a[data-follow]");
+    if (link) goOnce(link.getAttribute("href"));
+  }
+  ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:afterSettle"].forEach(function (name) {
+    document.addEventListener(name, followNight);
+  });
+  document.addEventListener("DOMContentLoaded", followNight);
+  // A stream message that carries the link is followed as it arrives, before the board morphs.
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail.source;
+    if (source.tcFollowing) return;
+    source.tcFollowing = true;
+    source.addEventListener("live", function (message) {
+      var found = /<a [^>]*data-follow href="([^"]+)"/.exec(message.data || "");
+      if (found) goOnce(found[1].replace(/&amp;/g, "&"));
+    });
+  });
+
+  // The turn cue (issue 24). A phone's own block (section.me) carries data-your-turn="KEY"
+  // while it is this seat's go (one key per turn), and data-news='[[key, text], ...]' for what
+  // someone else just did to this player. A key first seen after a stream message, or after
+  // the page caught up on waking, cues once: a short vibration and, if switched on, a beep
+  // (the two switches beside "Keep screen on", remembered on this phone), "Your turn" in the
+  // tab title, and the words in the page's polite live region (#announce). Keys on the page
+  // when it loads, and keys brought by this page's own tap, are only noted: a reload or your
+  // own move never cues. The host page and the table screen have no section.me: no cue.
+  var VIBRATE_KEY = "tc-turn-vibrate", SOUND_KEY = "tc-turn-sound";
+  var seenCues = {}, ownTaps = 0, plainTitle = null, beeper = null;
+  function wanted(key, fallback) {
+    try { var v = localStorage.getItem(key); return v ? v === "on" : fallback; } catch (e) { return fallback; }
+  }
+  function beep() {
+    try {
+      beeper = beeper || new (window.AudioContext || window.webkitAudioContext)();
+      if (beeper.state === "suspended") beeper.resume();
+      var tone = beeper.createOscillator(), volume = beeper.createGain(), now = beeper.currentTime;
+      tone.frequency.value = 880;
+      volume.gain.setValueAtTime(0.25, now);
+      volume.gain.exponentialRampToValueAtTime(0.001, now + 0.35);
+      tone.connect(volume).connect(beeper.destination);
+      tone.start(now);
+      tone.stop(now + 0.35);
+    } catch (e) { /* no Web Audio: the vibration and the words still say it */ }
+  }
+  function announce(text) {
+    var region = document.getElementById("announce");
+    if (!region || !text) return;
+    region.textContent = "";  // the same words twice are still news: clear, then say
+    setTimeout(function () { region.textContent = text; }, 60);
+  }
+  function lookForCues(cue) {
+    var me = document.querySelector("section.me");
+    if (plainTitle === null) plainTitle = document.title;
+    var turn = me && me.getAttribute("data-your-turn"), said = [];
+    document.title = turn ? "Your turn · " + plainTitle : plainTitle;
+    var news = [];
+    try { news = JSON.parse((me && me.getAttribute("data-news")) || "[]"); } catch (e) { /* none */ }
+    news.forEach(function (item) {
+      if (!seenCues["news:" + item[0]]) said.push(item[1]);
+      seenCues["news:" + item[0]] = true;
+    });
+    var newTurn = turn && !seenCues["turn:" + turn];
+    if (turn) seenCues["turn:" + turn] = true;
+    if (!cue || ownTaps) return;  // at load, or this page's own tap: noted, not cued
+    if (newTurn) {
+      said.push(me.getAttribute("data-your-turn-text") || "Your turn.");
+      if (wanted(VIBRATE_KEY, true) && navigator.vibrate) navigator.vibrate([150, 80, 150]);
+      if (wanted(SOUND_KEY, false)) beep();
+    }
+    if (said.length) announce(said.join(" "));
+  }
+  document.addEventListener("tc:live", function () { lookForCues(true); });
+  // A tap's form may be gone from the page once answered (htmx's own events then never reach
+  // the document): its request itself says when it is done.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || !event.detail.requestConfig || event.detail.requestConfig.verb !== "post") return;
+    ownTaps += 1;
+    xhr.addEventListener("loadend", function () { ownTaps = Math.max(0, ownTaps - 1); });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "live-body") return;
+    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    lookForCues(verb !== "post");  // a catch-up fetch (waking, back online) may cue
+  });
+  function setUpCueSwitches() {
+    [[VIBRATE_KEY, "turn-vibrate", true], [SOUND_KEY, "turn-sound", false]].forEach(function (item) {
+      var box = document.getElementById(item[1]);
+      if (!box) return;
+      box.checked = wanted(item[0], item[2]);
+      box.addEventListener("change", function () {
+        try { localStorage.setItem(item[0], box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+        if (box.checked && item[0] === SOUND_KEY) beep();  // a tap lets the page play sound, and says how it sounds
+      });
+    });
+    lookForCues(false);
+  }
+  // A browser lets a page start sound only after a tap: any tap readies the beeper.
+  document.addEventListener("pointerdown", function () {
+    if (!wanted(SOUND_KEY, false) || !document.getElementById("turn-sound")) return;
+    try {
+      beeper = beeper || new (window.AudioContext || window.webkitAudioContext)();
+      if (beeper.state === "suspended") beeper.resume();
+    } catch (e) { /* no Web Audio */ }
+  }, true);
+  document.addEventListener("DOMContentLoaded", setUpCueSwitches);
 })();

@@ -4,7 +4,8 @@ server with a few phones seated, so they show the app as it is today.
     make screenshots            (or: .venv/bin/python tools/screenshots.py [game ...])
 
 Writes docs/screenshots/<game>-phone.png (a Pixel 7 in dark mode, the first viewport of a
-player's page) and docs/screenshots/<game>-screen.png (the table screen at 1280x800).
+player's page) and docs/screenshots/<game>-screen.png (the table screen at 1280x800), and
+docs/screenshots/tablet.png (the tablet lying in the middle, 1280x800: Danger Zone, 5 seats).
 """
 
 import json
@@ -119,6 +120,92 @@ def shoot(browser, base_url, game):
     return [OUT / f"{game}-phone.png", OUT / f"{game}-screen.png"]
 
 
+def shoot_tablet(browser, base_url):
+    """The tablet in the middle of a Danger Zone table of five without phones (the host added
+    the seats), in round 1's Movement with two tokens revealed."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    host = ctx.new_page()
+    code = start_table(host, base_url, "danger-zone")
+    token = json.loads(host.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
+    for name in ("Maya", "Jonas", "Priya", "Tom", "Ines"):
+        host.request.post(f"{base_url}/t/{code}/seats", form={"csrf": token, "name": name},
+                          headers={"Origin": base_url}, max_redirects=0)
+    seats = [s["id"] for s in state_of(host)["state"]["seats"]]
+    for seat, character in zip(seats, ("Archer", "Lana", "Cyril", "Pam", "Cheryl")):
+        post(host, "character.pick", seat=str(seat), character=character)
+    post(host, "locations.draw")
+    post(host, "initiative.roll")
+    post(host, "order.confirm", order=",".join(map(str, seats)))
+    post(host, "round.next", to=state_of(host)["state"]["next_step"])
+    for delta, seat in zip((3, -1, 2), seats):
+        post(host, "upper_hand.change", seat=str(seat), delta=str(delta))
+    state = state_of(host)["state"]
+    for place in state["locations"][:2]:
+        post(host, "movement.enter", seat=str(state_of(host)["state"]["whose_turn"]), location=place["name"])
+    host.goto(f"{base_url}/t/{code}/tablet")
+    host.wait_for_selector(".tb-board")
+    host.wait_for_function("() => document.querySelector('.tb-slot').getBoundingClientRect().width > 0")
+    host.screenshot(path=str(OUT / "tablet.png"))
+    ctx.close()
+    return [OUT / "tablet.png"]
+
+
+def shoot_night(browser, base_url):
+    """Game night: a Danger Zone game won, "play again" with Blackmail (the phones follow by
+    themselves) played to its end, then Age of Assassins under way; the night page on a phone
+    and the night's standings on the table screen."""
+    phone_kind = dict(browser.devices["Pixel 7"], device_scale_factor=1, color_scheme="dark")
+    contexts = [browser.new_context(**phone_kind) for _ in range(5)]
+    host, phones = contexts[0].new_page(), [ctx.new_page() for ctx in contexts[1:]]
+    code = start_table(host, base_url, "danger-zone")
+    for phone, name in zip(phones, ("Sterling", "Lana", "Cyril", "Pam")):
+        sit_down(phone, f"{base_url}/t/{code}", name)
+    for phone, character in zip(phones, ("Archer", "Lana", "Cyril", "Pam")):
+        post(phone, "character.pick", seat=str(seat_of(phone)), character=character)
+    post(host, "locations.draw")
+    post(host, "initiative.roll")
+    seats = [s["id"] for s in state_of(host)["state"]["seats"]]
+    post(host, "order.confirm", order=",".join(map(str, seats)))
+    post(host, "round.next", to=state_of(host)["state"]["next_step"])
+    for phone, delta in zip(phones, (9, 4, 7, 15)):  # Pam reaches 20 last
+        post(phone, "upper_hand.change", seat=str(seat_of(phone)), delta=str(delta))
+
+    def play_again(game):
+        old = host.url.split("/")[-2]
+        host.wait_for_selector(".night-again")
+        host.click(f".night-again button[value={game}]")
+        host.wait_for_url(lambda url: url.endswith("/host") and old not in url)
+        new = host.url.split("/")[-2]
+        for phone in phones:
+            phone.wait_for_url(f"**/t/{new}/me")
+
+    play_again("blackmail")
+    post(host, "game.start", first_player=str(seat_of(phones[0])), to=state_of(host)["state"]["to"]["start"])
+    for winner in (0, 2, 0, 0):
+        post(host, "round.score", winner=str(seat_of(phones[winner])),
+             to=state_of(host)["state"]["to"]["next_round"])
+    play_again("assassins")
+    for phone, points in zip(phones, (4, 2, 6, 3)):
+        post(phone, "points", seat=str(seat_of(phone)), delta=str(points))
+    me = phones[0]
+    me.goto(me.url.replace("/me", "/night"))
+    me.wait_for_selector(".night-table")
+    me.screenshot(path=str(OUT / "night-phone.png"))
+    host.goto(host.url.replace("/host", "/night"))
+    host.click("button:has-text('Show the night on the table screen')")
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark").new_page()
+    contexts.append(screen.context)
+    screen.goto(host.url.replace("/host", "/screen").replace("/night", "/screen"))
+    screen.wait_for_selector(".night-tv")
+    screen.screenshot(path=str(OUT / "night-screen.png"))
+    for ctx in contexts:
+        ctx.close()
+    return [OUT / "night-phone.png", OUT / "night-screen.png"]
+
+
+SPECIAL = {"tablet": shoot_tablet, "night": shoot_night}
+
+
 def main(games):
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as data:
@@ -129,7 +216,9 @@ def main(games):
                                             args=CHROMIUM_ARGS)
                 browser.devices = p.devices
                 for game in games:
-                    for path in shoot(browser, server.url, game):
+                    shots = (SPECIAL[game](browser, server.url) if game in SPECIAL
+                             else shoot(browser, server.url, game))
+                    for path in shots:
                         print(path.relative_to(ROOT))
                 browser.close()
         finally:
@@ -137,4 +226,4 @@ def main(games):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or list(PLAYERS))
+    main(sys.argv[1:] or list(PLAYERS) + list(SPECIAL))

@@ -1,0 +1,375 @@
+"""Game night: play again with the same seats, phones that follow by themselves, the night's
+page and exports, co-hosts, handing the host role over, host recovery, the tables a host's
+device has run, and the admin's records per player.
+
+A night is the chain of tables started from one another. The old table logs "night.next"
+(store.start_next); its live board then holds a link marked data-follow for each phone whose
+seat came along, and static/app.js follows it. The follow route gives the phone the token of
+its seat at the new table, worked out from its old one (access.follow_token), so a phone can
+follow only its own seat and a stranger with the old code learns nothing of the new table.
+"""
+
+import csv
+import io
+import json
+
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
+                   url_for)
+from htmx_flask import request
+
+from . import access, games, records, rules_routes, store, tables
+from .db import get_db
+from .games.base import RuleError
+
+bp = Blueprint("night", __name__)
+MAX_ADDED = 4  # new seats typed on the "play again" page at once
+PAGES = {"player": "tables.player", "host": "tables.host", "screen": "tables.screen"}
+
+
+def _go(url, response=None):
+    """Navigate there: htmx follows HX-Redirect, a plain form a 303."""
+    if request.htmx:
+        response = response or make_response("", 200)
+        response.headers["HX-Redirect"] = url
+        return response
+    target = redirect(url, 303)
+    if response is not None:
+        for cookie in response.headers.getlist("Set-Cookie"):
+            target.headers.add("Set-Cookie", cookie)
+    return target
+
+
+def _follow_chain(table, token):
+    """Carry a token along the night from `table`: [(table, token, viewer)] for each later
+    table where it still holds a seat or the host role (empty: it has none at the next one)."""
+    db, steps = get_db(), []
+    while True:
+        ahead = store.load(db, table).night.get("next")
+        if not ahead:
+            return steps
+        following = store.find_table(db, ahead["code"])
+        if following is None:
+            return steps
+        token = access.follow_token(following.code, store.token_hash(token))
+        viewer = store.identify(db, following, token)
+        if viewer is None:
+            return steps
+        steps.append((following, token, viewer))
+        table = following
+
+
+def _land(steps, page, response):
+    """Set each table's cookie on `response` (every table keeps its own path's) and return
+    the address of the last table's page for this kind of viewer."""
+    for table, token, viewer in steps:
+        access.set_token(response, table, token)
+    last, _, viewer = steps[-1]
+    if page == "host" and viewer["role"] != "host":
+        page = "player"
+    if page == "player" and viewer["seat"] is None:
+        page = "host"
+    return url_for(PAGES[page], code=last.code)
+
+
+# --- play again ------------------------------------------------------------------------------
+
+def _may_start(table):
+    return access.require_viewer(table, host=True)  # the host or a co-host
+
+
+def _seat_choice(folded):
+    """Which seats go along: every seat but those the form lists and leaves unticked (a seat
+    that sat down after the page was drawn goes along), and the names typed for new seats."""
+    form = request.form
+    listed = {part for part in form.get("listed", "").split(",") if part.strip()}
+    keep = [s["id"] for s in folded.state["seats"] if str(s["id"]) not in listed or form.get(f"keep_{s['id']}")]
+    added = [form.get(f"add_{n}", "").strip()[:tables.MAX_FIELD] for n in range(1, MAX_ADDED + 1)]
+    return keep, [name for name in added if name]
+
+
+@bp.get("/t/<code>/next")
+def next_page(code, error=None, status=200):
+    table = tables.table_or_404(code)
+    viewer = _may_start(table)
+    folded = store.load(get_db(), table)
+    if folded.night.get("next"):
+        return redirect(url_for("night.follow", code=table.code, to="host"))
+    return render_template("night/next.html", table=table, viewer=viewer, folded=folded,
+                           seats=folded.state["seats"], games=games.TABLE_GAMES, error=error,
+                           form=request.form, max_added=MAX_ADDED, csrf=access.csrf_token(table),
+                           game_title=games.TABLE_GAMES.get(table.game)), status
+
+
+@bp.post("/t/<code>/next")
+def start_next(code):
+    table = tables.table_or_404(code)
+    viewer = _may_start(table)
+    access.check_csrf(table)
+    db = get_db()
+    keep, added = _seat_choice(store.load(db, table))
+    try:
+        store.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
+                         access.follow_hash, access.new_night, tables.action_id())
+    except RuleError as error:
+        if request.htmx:
+            return tables.refused(table, viewer, tables.page_of(viewer), error)
+        return next_page(code, error=str(error), status=422)
+    tables.changed(table)  # every open page of the old table learns of the next one
+    steps = _follow_chain(table, access.held_token())
+    response = make_response("", 200)
+    if not steps:  # a co-host who left their own seat out: the night page is theirs still
+        return _go(url_for("night.night_page", code=table.code))
+    target = _land(steps, tables.page_of(viewer) if request.htmx else "host", response)
+    if access.is_host_device(table):
+        access.remember_host(response, steps[-1][0])
+    return _go(target, response)
+
+
+@bp.get("/t/<code>/follow")
+def follow(code):
+    """Where a page of a table the night has left goes: this phone's seat (or the host's
+    role) at the newest table it still has one at. Anyone else goes back where they were."""
+    table = tables.table_or_404(code)
+    page = request.args.get("to", "player")
+    page = page if page in PAGES else "player"
+    viewer = access.current_viewer(table)
+    steps = _follow_chain(table, access.held_token()) if viewer else []
+    if not steps:
+        if page == "screen" or viewer is None:
+            return redirect(url_for(PAGES[page if page == "screen" else "player"], code=table.code))
+        return render_template("night/left_out.html", table=table, viewer=viewer,
+                               game_title=games.TABLE_GAMES.get(table.game)), 200
+    response = make_response("", 303)
+    response.headers["Location"] = _land(steps, page, response)
+    return response
+
+
+# --- what the live board shows of the night ---------------------------------------------------
+
+@bp.app_template_global()
+def night_here(table, folded, viewer, page):
+    """What the live fragment shows of the night, or None (most of the time: nothing)."""
+    night = folded.night
+    ahead = night.get("next")
+    is_host = viewer is not None and viewer["role"] == "host"
+    over = records.game_over(table, folded)
+    screen = page == "screen" and night.get("screen")
+    host_at_seat = is_host and page == "player"  # a co-host's phone, or the host's seat
+    if not (ahead or over or screen or host_at_seat or (is_host and night.get("screen"))):
+        return None
+    found = {"next": ahead, "over": over, "host": is_host, "screen": bool(night.get("screen")),
+             "follow": None, "left_out": False, "tv": None, "host_at_seat": host_at_seat,
+             "next_title": games.TABLE_GAMES.get(ahead["game"]) if ahead else None,
+             "games": games.TABLE_GAMES}
+    if ahead and page in ("player", "host") and viewer is not None:
+        following = store.find_table(get_db(), ahead["code"])
+        carried = (viewer["seat"] is not None and following is not None
+                   and store.carried_seat(get_db(), following, viewer["seat"]) is not None)
+        if page == "player" and carried:
+            found["follow"] = url_for("night.follow", code=table.code, to="player")
+        elif is_host:  # the host's page (or a host whose seat stayed behind) goes on hosting
+            found["follow"] = url_for("night.follow", code=table.code, to="host")
+        else:
+            found["left_out"] = True
+    elif ahead and page == "screen":
+        # Only a screen opened on the host's own device gets anywhere; others come back.
+        found["follow"] = url_for("night.follow", code=table.code, to="screen")
+    if screen and not ahead:
+        found["tv"] = records.night_until(get_db(), table)
+    return found
+
+
+@bp.app_template_global()
+def night_menu(table, viewer):
+    """The host page's game-night menu: the recovery code for the host's own device."""
+    if viewer is None or viewer["role"] != "host":
+        return None
+    menu = {"recovery": None, "recover_url": _public_url(url_for("night.recover"))}
+    if access.is_host_device(table):
+        g.night_remember = table  # this device keeps the table in its list (after_request)
+        night = store.night_row(get_db(), store.ensure_night(get_db(), table, access.new_night))
+        menu["recovery"] = access.recovery_code(night["recovery_salt"])
+    return menu
+
+
+@bp.after_app_request
+def remember(response):
+    table = g.pop("night_remember", None)
+    if table is not None and response.status_code == 200:
+        access.remember_host(response, table)
+    return response
+
+
+def _public_url(path):
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
+@bp.post("/t/<code>/night/screen")
+def screen_toggle(code):
+    show = request.form.get("show") == "1"
+    return tables.apply_change(code, lambda db, table, viewer: store.show_night(db, table, show, viewer),
+                               host=True)
+
+
+# --- the night page and its exports -----------------------------------------------------------
+
+def _night_for_viewer(code):
+    table = tables.table_or_404(code)
+    viewer = access.current_viewer(table)
+    if viewer is None:
+        abort(403, "The night's page is for the host and the players of its tables. Join a table first.")
+    return table, viewer, records.night(get_db(), table, viewer)
+
+
+@bp.get("/t/<code>/night")
+def night_page(code):
+    table, viewer, night = _night_for_viewer(code)
+    folded = store.load(get_db(), table)
+    return render_template("night/night.html", table=table, viewer=viewer, night=night,
+                           folded=folded, csrf=access.csrf_token(table),
+                           can_start=viewer["role"] == "host" and not folded.night.get("next"),
+                           local_time=tables.local_time, game_title=games.TABLE_GAMES.get(table.game))
+
+
+def _download(body, kind, name):
+    response = make_response(body)
+    response.headers["Content-Type"] = kind
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/t/<code>/night.json")
+def night_json(code):
+    table, viewer, night = _night_for_viewer(code)
+    data = {"started_at": night["started_at"], "games": night["games"], "standings": [
+        dict(p, cells={str(k): v for k, v in p["cells"].items()}) for p in night["standings"]]}
+    if viewer["role"] == "host":  # each table whole, as its own export has it
+        data["tables"] = [store.export(get_db(), t) for t in night["tables"]]
+    return _download(json.dumps(data, indent=2, ensure_ascii=False), "application/json; charset=utf-8",
+                     f"night-{table.code}.json")
+
+
+@bp.get("/t/<code>/night.csv")
+def night_csv(code):
+    table, viewer, night = _night_for_viewer(code)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    cell = tables.csv_cell
+    writer.writerow(["player", "wins", "games finished"]
+                    + [f"{g['number']}. {g['title']} ({g['measure']})" for g in night["games"]])
+    for player in night["standings"]:
+        writer.writerow([cell(player["name"]), player["wins"], player["played"]]
+                        + [player["cells"].get(g["number"], "") for g in night["games"]])
+    writer.writerow([])
+    writer.writerow(["game", "title", "started", "minutes", "finished", "winners", "final scores"])
+    for game in night["games"]:
+        writer.writerow([game["number"], game["title"], tables.local_time(game["started_at"]),
+                         "" if game["minutes"] is None else game["minutes"],
+                         "yes" if game["finished"] else "no",
+                         cell(", ".join(game["winners"])),
+                         cell("; ".join(f"{r['name']} {r['value']}" for r in game["scores"]))])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", f"night-{table.code}.csv")
+
+
+# --- co-hosts, handing over, recovery ---------------------------------------------------------
+
+def _host_device(table):
+    access.require_viewer(table, host=True)
+    if not access.is_host_device(table):
+        abort(403, "Only the host's own device can do that (a co-host cannot).")
+
+
+@bp.get("/t/<code>/hosts")
+def hosts_page(code, error=None, status=200):
+    table = tables.table_or_404(code)
+    viewer = access.require_viewer(table, host=True)
+    db = get_db()
+    folded = store.load(db, table)
+    with_phone = store.phone_seats(db, table)
+    seats = [dict(s, cohost=s["id"] in folded.night.get("cohosts", ()), phone_here=s["id"] in with_phone,
+                  host=s["id"] == table.host_seat) for s in folded.state["seats"]]
+    return render_template("night/hosts.html", table=table, viewer=viewer, seats=seats, error=error,
+                           host_device=access.is_host_device(table), csrf=access.csrf_token(table),
+                           moved_on=bool(folded.night.get("next")),
+                           game_title=games.TABLE_GAMES.get(table.game)), status
+
+
+@bp.post("/t/<code>/hosts/<int:seat>/<change>")
+def hosts_change(code, seat, change):
+    table = tables.table_or_404(code)
+    _host_device(table)
+    access.check_csrf(table)
+    viewer = access.current_viewer(table)
+    if change not in ("cohost", "uncohost", "handover"):
+        abort(404, "No such change.")
+    try:
+        if change == "handover":
+            token = store.hand_over(get_db(), table, seat, viewer)
+        else:
+            store.set_cohost(get_db(), table, seat, change == "cohost", viewer)
+    except RuleError as error:
+        return hosts_page(code, error=str(error), status=422)
+    tables.changed(table)
+    if change != "handover":
+        return redirect(url_for("night.hosts_page", code=table.code), 303)
+    # The old host's device stays at the table as its player (if it had a seat).
+    response = redirect(url_for("tables.player" if token else "tables.join", code=table.code), 303)
+    if token:
+        access.set_token(response, table, token)
+    else:
+        response.delete_cookie(access.COOKIE, path=access.cookie_path(table))
+    return response
+
+
+@bp.get("/recover")
+def recover_page(error=None, status=200):
+    return render_template("night/recover.html", error=error), status
+
+
+@bp.post("/recover")
+def recover():
+    """Type the night's recovery code on any device: it becomes the host of the night's
+    newest table, and the old host device's cookies are refused from then on."""
+    limiter = access.guess_limiter()
+    limiter.check(request.remote_addr)
+    typed = request.form.get("code", "")[:40]
+    found = store.recover_host(get_db(), access.recovery_hash(typed), access.new_night) \
+        if store.normalize_code(typed) else None
+    if found is None:
+        limiter.miss(request.remote_addr)  # a wrong code counts like a wrong table code
+        return recover_page(error="That is not a recovery code of any night on this server. "
+                                  "Check it on the paper or photo you kept and type it again.", status=422)
+    table, token = found
+    tables.changed(table)
+    response = redirect(url_for("tables.host", code=table.code), 303)
+    access.set_token(response, table, token)
+    return response
+
+
+# --- this device's tables, and the admin's records ---------------------------------------------
+
+@bp.get("/hosted")
+def hosted():
+    device = access.device_hash()
+    db = get_db()
+    found = store.device_tables(db, device) if device else []
+    rows = []
+    for table, still_host in found:
+        folded = store.load(db, table)
+        rows.append({"table": table, "host": still_host, "title": games.TABLE_GAMES.get(table.game, table.game),
+                     "moved_on": bool(folded.night.get("next")), "over": records.game_over(table, folded),
+                     "seats": [s["name"] for s in folded.state["seats"]],
+                     "started": folded.log[0]["at"] if folded.log else None})
+    return render_template("night/hosted.html", rows=rows, local_time=tables.local_time)
+
+
+@bp.get("/admin")
+def admin_home():
+    if not rules_routes.is_admin():
+        abort(403, "This page is for whoever runs the server: open the admin address that "
+                   "`companion serve` prints.")
+    players = records.player_records(get_db())
+    characters = sorted({c for p in players for c in p["characters"]})
+    return render_template("admin/records.html", players=players, characters=characters,
+                           titles=[t for t in games.TABLE_GAMES.values()])

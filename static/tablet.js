@@ -1,0 +1,20 @@
+// The tablet page (templates/tablet/): a device the host revoked stops showing the board.
+(function () {
+  "use strict";
+
+  function refused() {
+    // Its stream now carries another page's parts, or a tap came back refused: reload, and
+    // the server answers with the refusal page.
+    window.location.reload();
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    if (document.getElementById("live-board") && !document.querySelector("#live-board .tb-board")) refused();
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (document.getElementById("live-board") && !document.querySelector("#live-board .tb-board")) refused();
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status === 403 && /may not open the tablet/.test(xhr.responseText)) refused();
+  });
+})();
