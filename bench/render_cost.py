@@ -68,7 +68,6 @@ class Page:
     def __init__(self, app, code, phone=None):
         self.sent = None
         self.page = "player" if phone else "screen"
-        self.kind = ("player", "seat", phone.seat) if phone else ("screen", None, None)
         cookie = phone.client.get_cookie("tc", path=f"/t/{code}").value if phone else None
         self.request = app.test_request_context(f"/t/{code}/events?page={self.page}",
                                                 headers={"Cookie": f"tc={cookie}"} if cookie else {})
@@ -77,7 +76,9 @@ class Page:
 
     def on_change(self, table_live):
         with self.request:
-            version, parts, _ = table_live.parts(self.kind, lambda: pages.live_parts(self.table, self.page))
+            page, viewer = pages.live_viewer(self.table, self.page)
+            version, parts, _ = table_live.parts(lambda version: (
+                live.kind_of(page, viewer), lambda: pages.live_parts(self.table, page, viewer)))
             sent = live.message(version, parts, self.sent)
             self.sent = parts
             return len(sent)

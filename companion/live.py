@@ -38,9 +38,11 @@ class _Table:
         self.rendering = threading.Lock()
         self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
 
-    def parts(self, kind, render):
-        """This kind of viewer's parts at the newest version, rendered by the first to ask (a
-        stream of that kind, or the tap's answer) and shared by the others."""
+    def parts(self, look):
+        """The parts of the asker's kind of viewer at the newest version, rendered by the
+        first of that kind to ask (a stream, or the tap's answer) and shared by the others.
+        look(version) -> (kind, render): who is asking now, and how to render what they see."""
+        kind, render = look(self.version)
         with self.rendering:
             version, done = self.rendered
             if version >= self.version and kind in done:
@@ -175,9 +177,9 @@ class Notifier:
                 with table.changed:
                     table.changed.notify_all()
 
-    def stream(self, key, heartbeat, kind=None, render=None, known=0):
+    def stream(self, key, heartbeat, look=None, known=0):
         """Yield SSE messages for one opened stream until its phone goes away: on each newer
-        version, the parts of `kind`'s fragment (render() -> (version, parts)) that differ
+        version, the parts of the asker's fragment (see _Table.parts for `look`) that differ
         from this stream's last message. `known` is the version the page already shows; a
         page behind gets every part first."""
         table = self._open[key][1]
@@ -194,7 +196,7 @@ class Notifier:
                 if current > seen:
                     try:
                         with self._rendering:
-                            seen, found, _ = table.parts(kind, render)
+                            seen, found, _ = table.parts(look)
                     except Exception as error:  # the database is away, say: this stream ends,
                         # and the browser reopens it in 2 s (retry) and gets the whole fragment
                         current_app.logger.warning("a live stream ended: %s", error)
@@ -228,13 +230,14 @@ def kind_of(page, viewer):
 def answer(table, page):
     """A tap's answer: the asker's fragment at the newest version, shared with this kind's
     streams here (whichever renders it first, the other reuses it)."""
+    page, viewer = pages.live_viewer(table, page)
+    render = lambda: pages.live_parts(table, page, viewer)  # noqa: E731
     live = notifier()
     with live._lock:
         watched = live._tables.get(table.id)
-    render = lambda: pages.live_parts(table, page)  # noqa: E731
     if watched is None:
         return render()[2]
-    return watched.parts(kind_of(*pages.live_viewer(table, page)), render)[2]
+    return watched.parts(lambda version: (kind_of(page, viewer), render))[2]
 
 
 def away_seconds(table_id, seat):
@@ -348,6 +351,14 @@ def streams_allowed(threads):
     return threads - max(4, threads // 10)
 
 
+def _closing(render):
+    """Render, then hand the database connection back (a stream holds none between changes)."""
+    try:
+        return render()
+    finally:
+        close_db()
+
+
 def _number(text):
     try:
         return max(0, int(text or 0))
@@ -362,18 +373,24 @@ def events(code):
     viewer = access.current_viewer(table)  # whose phone this is: a stand-in waits for it to go
     if viewer is not None and viewer["seat"] is not None:
         game_routes.request_hook(table, viewer, "page")
-    page, viewer = pages.live_viewer(table, request.args.get("page", "screen"))
-    kind = kind_of(page, viewer)
+    asked = request.args.get("page", "screen")
     # The version the page shows: written into its address, or the id of the last message
     # the browser had when it reconnects.
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
+    token = request.cookies.get(access.COOKIE)
 
-    def render():
-        g.pop("viewers", None)  # asked afresh: the seat may have been removed meanwhile
+    def look(version):
+        """Who this page's asker is now (a seat removed, a host handed over: the table's row
+        and the fold say), and how to render what they may see at `version`."""
         try:
-            return pages.live_parts(table, page)
+            db = get_db()
+            fresh = store.find_table(db, table.code) or table
+            folded = store.load(db, fresh, at_least=version)
+            g.viewers = {fresh.id: store.identify(db, fresh, token, folded)}
+            page, viewer = pages.live_viewer(fresh, asked)
         finally:
-            close_db()  # a stream may stay open for hours: it holds no database connection
+            close_db()  # a stream may stay open for hours: it holds no connection between changes
+        return kind_of(page, viewer), lambda: _closing(lambda: pages.live_parts(fresh, page, viewer, folded))
 
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -386,11 +403,11 @@ def events(code):
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets what it is missing now and comes
         # back in a few seconds (the browser reconnects by itself), until a place frees.
-        first = message(*render()[:2]) if version > known else ""
+        first = message(*look(version)[1]()[:2]) if version > known else ""
         return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
                         headers=headers)
     response = Response(stream_with_context(
-        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], kind, render, known)),
+        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known)),
         mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response

@@ -24,8 +24,8 @@ def render_page(template, table, viewer, page, status=200, **extra):
                                                fragment=template == "tables/_live.html")), status
 
 
-def context(table, viewer, page, extra=None, fragment=True):
-    folded = store.load(get_db(), table)
+def context(table, viewer, page, extra=None, fragment=True, folded=None):
+    folded = folded or store.load(get_db(), table)
     module = table.module
     return dict(
         table=table, viewer=viewer, page=page, module=module, folded=folded,
@@ -59,12 +59,12 @@ def live_viewer(table, page):
     return page, viewer
 
 
-def live_parts(table, page):
-    """(version, {part name: (html, sse lines)}, fragment) of this asker's fragment: what a
-    stream sends, and what a tap's answer is. Each part is ready to go as an out-of-band
-    morph, its lines already in SSE's data form."""
-    page, viewer = live_viewer(table, page)
-    values = context(table, viewer, page)
+def live_parts(table, page, viewer, folded=None):
+    """(version, {part name: (html, sse lines)}, fragment) of the fragment of this page kind
+    for this viewer (as live_viewer resolved them): what a stream sends, and what a tap's
+    answer is. Each part is ready to go as an out-of-band morph, its lines already in SSE's
+    data form."""
+    values = context(table, viewer, page, folded=folded)
     html = render_template("tables/_live.html", **values)
     found = {}
     for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id

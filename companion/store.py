@@ -109,14 +109,15 @@ def find_table(db, code):
     return Table.from_row(row) if row else None
 
 
-def identify(db, table, token):
-    """Who holds this token at this table: a viewer dict, or None for a stranger.
+def identify(db, table, token, folded=None):
+    """Who holds this token at this table (as of `folded`, else now): a viewer dict, or None
+    for a stranger.
 
     A seat counts while the log seats it, so undoing a removal brings its phone back."""
     if not token:
         return None
     hashed = token_hash(token)
-    folded = load(db, table)
+    folded = folded or load(db, table)
     seated = {s["id"] for s in folded.state["seats"]}
     if secrets.compare_digest(hashed, table.host_token_hash):
         return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
@@ -411,8 +412,14 @@ def _refresh(db, table):
     return folded
 
 
-def load(db, table):
-    """The table's current Folded state (read-only: callers must not mutate it)."""
+def load(db, table, at_least=0):
+    """The table's current Folded state (read-only: callers must not mutate it). With
+    `at_least`, a kept state of that version or newer will do (a live stream rendering the
+    version it was told of), with no trip to the database."""
+    if at_least:
+        folded = _cache_get(table)
+        if folded is not None and folded.version >= at_least:
+            return folded
     latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
     folded = _cache_get(table)
     if folded is not None and folded.version == latest:

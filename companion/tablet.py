@@ -268,8 +268,13 @@ def act(code, seat, kind):
     actor = {"role": "seat", "seat": seat}
     if (hooked := game_routes.request_hook(table, actor, kind)) is not None:
         return hooked
+    return write(table, device, lambda: store.act(get_db(), table, kind, posted_form(), actor, action_id()))
+
+
+def write(table, device, change):
+    """Make a change as a shown seat, then answer with the tablet's board (a refusal in it)."""
     try:
-        store.act(get_db(), table, kind, posted_form(), actor, action_id())
+        change()
     except NotAllowed as error:
         abort(403, str(error))
     except RuleError as error:
@@ -290,14 +295,7 @@ def undo(code, event_id):
     if entry is not None and seat is None:
         abort(403, "Only the host can undo that, from the host page.")
     actor = {"role": "seat", "seat": seat}
-    try:
-        store.undo(get_db(), table, event_id, actor, action_id())
-    except NotAllowed as error:
-        abort(403, str(error))
-    except RuleError as error:
-        return answer(table, device, 422, str(error))
-    changed(table)
-    return answer(table, device, changed_table=True)
+    return write(table, device, lambda: store.undo(get_db(), table, event_id, actor, action_id()))
 
 
 @bp.post("/t/<code>/tablet/layout")

@@ -221,8 +221,11 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.elt.closest && event.detail.elt.closest(".night-again")) startingNext = true;
   });
+  // Only a refusal lets the page follow again: htmx answers an HX-Redirect before it marks the
+  // request successful, and following then cut the host's own navigation short (a flaky test).
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (startingNext && !event.detail.successful) { startingNext = false; followNight(); }
+    var xhr = event.detail.xhr;
+    if (startingNext && (!xhr || !xhr.status || xhr.status >= 400)) { startingNext = false; followNight(); }
   });
   function goOnce(href) {
     if (startingNext) return;

@@ -74,8 +74,9 @@ def danger_zone_mission(base, new_phone):
     return host, ana, code
 
 
-def blackmail_full(base, new_phone):
-    """Blackmail with full tracking, round 1 under way: Ana on her phone, Bo and Cy added."""
+def blackmail_started(base, new_phone, tracking):
+    """Blackmail with `tracking` ("full", or "dealt": Ana's hand on her phone), round 1 under
+    way: Ana on her phone first, Bo and Cy added."""
     host = new_phone()
     code = start_table(host, base, "blackmail")
     ana = new_phone()
@@ -83,23 +84,17 @@ def blackmail_full(base, new_phone):
     for name in ("Bo", "Cy"):
         post_as(host, "/seats", name=name)
     ids = seat_ids(host)
-    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking="full",
+    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking=tracking,
             first_player=str(ids["Ana"]))
     return host, ana, code
+
+
+def blackmail_full(base, new_phone):
+    return blackmail_started(base, new_phone, "full")
 
 
 def blackmail_dealt(base, new_phone):
-    """Blackmail dealt by the app, Ana first, her hand on her phone."""
-    host = new_phone()
-    code = start_table(host, base, "blackmail")
-    ana = new_phone()
-    sit_down(ana, f"{base}/t/{code}", "Ana")
-    for name in ("Bo", "Cy"):
-        post_as(host, "/seats", name=name)
-    ids = seat_ids(host)
-    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking="dealt",
-            first_player=str(ids["Ana"]))
-    return host, ana, code
+    return blackmail_started(base, new_phone, "dealt")
 
 
 def assassins_resolving(base, new_phone):

@@ -13,11 +13,14 @@ def renderer(name):
     """A stand-in for pages.live_parts: the version it is asked at, and one part per viewer."""
     state = {"version": 0, "calls": 0}
 
+    def look(version):
+        return name, render
+
     def render():
         state["calls"] += 1
         html = f"<div id='x'>{name} at {state['version']}</div>"
         return state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}, html
-    return state, render
+    return state, look
 
 
 def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
@@ -25,8 +28,8 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     one_state, one_render = renderer("one")
     two_state, two_render = renderer("two")
     one_state["version"], two_state["version"] = 5, 7
-    one = notifier.stream(notifier.open(1, 5), 0.05, "screen", one_render, known=0)
-    two = notifier.stream(notifier.open(2, 7), 0.05, "screen", two_render, known=7)
+    one = notifier.stream(notifier.open(1, 5), 0.05, one_render, known=0)
+    two = notifier.stream(notifier.open(2, 7), 0.05, two_render, known=7)
     assert next(one).startswith("retry:") and next(two).startswith("retry:")
     # One page is behind: it gets every part; the other shows version 7 already.
     assert next(one) == "id: 5\nevent: live\ndata: <div id='x'>one at 5</div>\ndata: same\n\n"
@@ -44,7 +47,7 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
 def test_a_version_is_rendered_once_per_kind_of_viewer():
     notifier = Notifier()
     state, render = renderer("screen")
-    streams = [notifier.stream(notifier.open(1, 1), 10, "screen", render, known=1) for _ in range(3)]
+    streams = [notifier.stream(notifier.open(1, 1), 10, render, known=1) for _ in range(3)]
     for stream in streams:
         next(stream)
     state["version"] = 2
@@ -58,7 +61,7 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
 def test_a_stream_waiting_is_woken_by_publish():
     notifier = Notifier()
     state, render = renderer("screen")
-    stream = notifier.stream(notifier.open(1, 1), 10, "screen", render, known=1)
+    stream = notifier.stream(notifier.open(1, 1), 10, render, known=1)
     next(stream)
     got = []
     reader = threading.Thread(target=lambda: got.append(next(stream)))
@@ -122,10 +125,10 @@ def test_a_stream_whose_render_fails_ends_quietly(app):
     """The database away (say): the stream ends, and the browser reopens it and catches up."""
     notifier = Notifier()
 
-    def render():
+    def look(version):
         raise RuntimeError("no connection")
     with app.app_context():
-        stream = notifier.stream(notifier.open(1, 2), 10, "screen", render, known=1)
+        stream = notifier.stream(notifier.open(1, 2), 10, look, known=1)
         assert next(stream).startswith("retry:")
         assert list(stream) == []
     assert notifier.open_streams == 0

@@ -456,3 +456,46 @@ def test_a_seated_host_left_out_of_the_next_game_still_hosts_it(app, host, join)
     assert f"/t/{old}/follow?to=host" in live
     assert host.client.get(f"/t/{old}/follow?to=player").headers["Location"] == f"/t/{code}/host"
     assert host.client.get(f"/t/{code}/state.json").get_json()["viewer"] == {"role": "host", "seat": None}
+
+
+class Stream:
+    """A page's live stream read in a thread of its own, as a server thread serves it (a
+    stream keeps its request's context pushed in the thread that reads it)."""
+
+    def __init__(self, phone, page):
+        import queue
+        self.messages = queue.Queue()
+        self.thread = threading.Thread(target=self._read, args=(phone, page), daemon=True)
+        self.thread.start()
+
+    def _read(self, phone, page):
+        response = phone.client.get(f"/t/{phone.code}/events?page={page}", buffered=False)
+        try:
+            for chunk in response.response:
+                self.messages.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        finally:
+            response.close()
+
+    def next_message(self):
+        while (message := self.messages.get(timeout=10)).startswith((":", "retry:")):
+            pass
+        return message
+
+
+def test_an_open_stream_asks_again_who_is_watching_on_every_change(app, night):
+    """A stream stays open for hours: the old host's stream, open while the host role is
+    handed over, gets the table screen's parts from then on, never the host's controls; a
+    removed seat's stream gets the removed notice."""
+    host, ana, bo, cy = night
+    old_host, cys = Stream(host, "host"), Stream(cy, "player")
+    assert 'id="live-admin"' in old_host.next_message()       # the host's seat list
+    assert 'class="me' in cys.next_message()
+    host.page("/host")
+    response = host.post(f"/hosts/{bo.seat}/handover", htmx=False)
+    assert response.status_code == 303, text(response)
+    after = old_host.next_message()
+    assert 'id="live-admin"' not in after and "/hosts/" not in after and "/seats/" not in after
+    cys.next_message()
+    bo.page("/host")
+    assert bo.post(f"/seats/{cy.seat}/remove", {"page": "host"}).status_code == 200
+    assert "You were removed from this table" in cys.next_message()
