@@ -177,11 +177,12 @@ class Notifier:
                 with table.changed:
                     table.changed.notify_all()
 
-    def stream(self, key, heartbeat, look=None, known=0):
+    def stream(self, key, heartbeat, look=None, known=0, done=lambda: None):
         """Yield SSE messages for one opened stream until its phone goes away: on each newer
         version, the parts of the asker's fragment (see _Table.parts for `look`) that differ
         from this stream's last message. `known` is the version the page already shows; a
-        page behind gets every part first."""
+        page behind gets every part first. done() follows each look (the database connection
+        goes back: a stream holds none between changes)."""
         table = self._open[key][1]
         try:
             seen, sent = known, None  # sent: the parts as last sent (None: the page's are unknown)
@@ -196,7 +197,10 @@ class Notifier:
                 if current > seen:
                     try:
                         with self._rendering:
-                            seen, found, _ = table.parts(look)
+                            try:
+                                seen, found, _ = table.parts(look)
+                            finally:
+                                done()
                     except Exception as error:  # the database is away, say: this stream ends,
                         # and the browser reopens it in 2 s (retry) and gets the whole fragment
                         current_app.logger.warning("a live stream ended: %s", error)
@@ -351,12 +355,25 @@ def streams_allowed(threads):
     return threads - max(4, threads // 10)
 
 
-def _closing(render):
-    """Render, then hand the database connection back (a stream holds none between changes)."""
-    try:
-        return render()
-    finally:
-        close_db()
+_rows = {}  # table code -> (version, its row read once that version was known)
+_rows_lock = threading.Lock()
+
+
+def table_at(db, code, version):
+    """The table's row as of `version` or later, read once per version and process for all
+    its streams. A change to the row (a host handed over) is logged in the same write, so a
+    row read after that version was known already shows it."""
+    with _rows_lock:
+        kept = _rows.get(code)
+    if kept is not None and kept[0] >= version:
+        return kept[1]
+    fresh = store.find_table(db, code)
+    with _rows_lock:
+        if len(_rows) > 4096:
+            _rows.clear()
+        if fresh is not None and (_rows.get(code) or (0,))[0] < version:
+            _rows[code] = (version, fresh)
+    return fresh
 
 
 def _number(text):
@@ -382,15 +399,12 @@ def events(code):
     def look(version):
         """Who this page's asker is now (a seat removed, a host handed over: the table's row
         and the fold say), and how to render what they may see at `version`."""
-        try:
-            db = get_db()
-            fresh = store.find_table(db, table.code) or table
-            folded = store.load(db, fresh, at_least=version)
-            g.viewers = {fresh.id: store.identify(db, fresh, token, folded)}
-            page, viewer = pages.live_viewer(fresh, asked)
-        finally:
-            close_db()  # a stream may stay open for hours: it holds no connection between changes
-        return kind_of(page, viewer), lambda: _closing(lambda: pages.live_parts(fresh, page, viewer, folded))
+        db = get_db()
+        fresh = table_at(db, table.code, version) or table
+        folded = store.load(db, fresh, at_least=version)
+        g.viewers = {fresh.id: store.identify(db, fresh, token, folded)}
+        page, viewer = pages.live_viewer(fresh, asked)
+        return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
 
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -403,11 +417,14 @@ def events(code):
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets what it is missing now and comes
         # back in a few seconds (the browser reconnects by itself), until a place frees.
-        first = message(*look(version)[1]()[:2]) if version > known else ""
+        try:
+            first = message(*look(version)[1]()[:2]) if version > known else ""
+        finally:
+            close_db()
         return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
                         headers=headers)
     response = Response(stream_with_context(
-        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known)),
+        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db)),
         mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response

@@ -130,8 +130,8 @@ def generic_table(base, new_phone):
 
 def page_views(base, new_phone):
     """(name, page, url) of every screen to check: the home page, the rules, and each game's
-    host page, phone, table screen and join page (plus Blackmail's verify page and the
-    Assassins deck list)."""
+    host page, phone, table screen, tablet and join page (plus Blackmail's verify page, the
+    Assassins deck list and the game night's pages)."""
     stranger = new_phone()
     views = [("home", stranger, base + "/"),
              ("rules", stranger, base + "/rules"),
@@ -147,7 +147,14 @@ def page_views(base, new_phone):
         host, phone, code = build(base, new_phone)
         views += [(f"{game} host", host, f"{base}/t/{code}/host"),
                   (f"{game} phone", phone, f"{base}/t/{code}/me"),
-                  (f"{game} screen", stranger, f"{base}/t/{code}/screen")]
+                  (f"{game} screen", stranger, f"{base}/t/{code}/screen"),
+                  (f"{game} tablet", host, f"{base}/t/{code}/tablet")]
+        if game == "generic":  # the night's pages are the same for every game
+            views += [("night", host, f"{base}/t/{code}/night"),
+                      ("play again", host, f"{base}/t/{code}/next"),
+                      ("hosts", host, f"{base}/t/{code}/hosts"),
+                      ("your tables", host, f"{base}/hosted"),
+                      ("recover", stranger, f"{base}/recover")]
         if game in ("generic", "danger-zone", "blackmail", "assassins"):
             views.append((f"{game} join", stranger, f"{base}/t/{code}"))
         if game == "blackmail dealt":
