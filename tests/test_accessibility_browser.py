@@ -23,8 +23,11 @@ SIZES = {"phone": {"width": 412, "height": 915}, "laptop": {"width": 1280, "heig
 SCHEMES = ("light", "dark")
 RUN_AXE = """async tags => {
   // A change's flash and its "+2" fade in and out: contrast is judged once they have settled.
-  await Promise.all(document.getAnimations().filter(a => a.effect && a.effect.getTiming().iterations !== Infinity)
+  // Only running ones, and 3 s at most: a paused or held animation never finishes.
+  const settled = Promise.all(document.getAnimations()
+    .filter(a => a.playState === "running" && a.effect && a.effect.getTiming().iterations !== Infinity)
     .map(a => a.finished.catch(() => null)));
+  await Promise.race([settled, new Promise(done => setTimeout(done, 3000))]);
   const result = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
   return result.violations.filter(v => v.impact === "critical" || v.impact === "serious").map(v => ({
     id: v.id, impact: v.impact,
