@@ -268,10 +268,13 @@
   function wanted(key, fallback) {
     try { var v = localStorage.getItem(key); return v ? v === "on" : fallback; } catch (e) { return fallback; }
   }
+  function readyBeeper() {
+    beeper = beeper || new (window.AudioContext || window.webkitAudioContext)();
+    if (beeper.state === "suspended") beeper.resume();
+  }
   function beep() {
     try {
-      beeper = beeper || new (window.AudioContext || window.webkitAudioContext)();
-      if (beeper.state === "suspended") beeper.resume();
+      readyBeeper();
       var tone = beeper.createOscillator(), volume = beeper.createGain(), now = beeper.currentTime;
       tone.frequency.value = 880;
       volume.gain.setValueAtTime(0.25, now);
@@ -338,10 +341,7 @@
   // A browser lets a page start sound only after a tap: any tap readies the beeper.
   document.addEventListener("pointerdown", function () {
     if (!wanted(SOUND_KEY, false) || !document.getElementById("turn-sound")) return;
-    try {
-      beeper = beeper || new (window.AudioContext || window.webkitAudioContext)();
-      if (beeper.state === "suspended") beeper.resume();
-    } catch (e) { /* no Web Audio */ }
+    try { readyBeeper(); } catch (e) { /* no Web Audio */ }
   }, true);
   document.addEventListener("DOMContentLoaded", setUpCueSwitches);
 })();

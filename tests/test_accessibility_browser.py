@@ -50,16 +50,22 @@ def host_view(page):
 
 # --- tables in the middle of a game ---------------------------------------------------------
 
+def with_ana(base, new_phone, game, *others):
+    """A table of `game`: the host's page, Ana on her phone, the others added by the host.
+    Returns (host, ana, code, {name: seat id})."""
+    host = new_phone()
+    code = start_table(host, base, game)
+    ana = new_phone()
+    sit_down(ana, f"{base}/t/{code}", "Ana")
+    for name in others:
+        post_as(host, "/seats", name=name)
+    return host, ana, code, seat_ids(host)
+
+
 def danger_zone_mission(base, new_phone):
     """Danger Zone in round 1's Mission with Challenges drawn: Ana on her phone, Bo and Cy
     added by the host."""
-    host = new_phone()
-    code = start_table(host, base, "danger-zone")
-    ana = new_phone()
-    sit_down(ana, f"{base}/t/{code}", "Ana")
-    for name in ("Bo", "Cy"):
-        post_as(host, "/seats", name=name)
-    ids = seat_ids(host)
+    host, ana, code, ids = with_ana(base, new_phone, "danger-zone", "Bo", "Cy")
     for name, character in (("Ana", "Archer"), ("Bo", "Lana"), ("Cy", "Cheryl")):
         post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
     post_as(host, "/act/locations.draw")
@@ -80,13 +86,7 @@ def danger_zone_mission(base, new_phone):
 def blackmail_started(base, new_phone, tracking):
     """Blackmail with `tracking` ("full", or "dealt": Ana's hand on her phone), round 1 under
     way: Ana on her phone first, Bo and Cy added."""
-    host = new_phone()
-    code = start_table(host, base, "blackmail")
-    ana = new_phone()
-    sit_down(ana, f"{base}/t/{code}", "Ana")
-    for name in ("Bo", "Cy"):
-        post_as(host, "/seats", name=name)
-    ids = seat_ids(host)
+    host, ana, code, ids = with_ana(base, new_phone, "blackmail", "Bo", "Cy")
     post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking=tracking,
             first_player=str(ids["Ana"]))
     return host, ana, code
@@ -102,13 +102,7 @@ def blackmail_dealt(base, new_phone):
 
 def assassins_resolving(base, new_phone):
     """Age of Assassins at 3 seats (the ghost plays) resolving number 3, with points and a kill."""
-    host = new_phone()
-    code = start_table(host, base, "assassins")
-    ana = new_phone()
-    sit_down(ana, f"{base}/t/{code}", "Ana")
-    for name in ("Bo", "Cy"):
-        post_as(host, "/seats", name=name)
-    ids = seat_ids(host)
+    host, ana, code, ids = with_ana(base, new_phone, "assassins", "Bo", "Cy")
     post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Magician")
     post_as(host, "/act/resolve.step", step="next", to="1", force="1")
     post_as(host, "/act/resolve.step", number="3", at="1")
@@ -121,12 +115,7 @@ def assassins_resolving(base, new_phone):
 
 def generic_table(base, new_phone):
     """The plain scoreboard: Ana on her phone, Bo added by the host with 3 points."""
-    host = new_phone()
-    code = start_table(host, base, "generic")
-    ana = new_phone()
-    sit_down(ana, f"{base}/t/{code}", "Ana")
-    post_as(host, "/seats", name="Bo")
-    ids = seat_ids(host)
+    host, ana, code, ids = with_ana(base, new_phone, "generic", "Bo")
     post_as(host, "/act/score", seat=str(ids["Bo"]), delta="3", reason="Points")
     return host, ana, code
 
@@ -202,12 +191,8 @@ def walk_the_games(base, new_phone, found):
             check(found, f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))
 
     # Danger Zone: setup with the characters to pick, then a round played to the end.
-    host = new_phone()
-    code = start_table(host, base, "danger-zone")
-    phone = new_phone()
-    sit_down(phone, f"{base}/t/{code}", "Ana")
-    post_as(host, "/seats", name="Bo")
-    post_as(host, "/act/character.pick", seat=str(seat_ids(host)["Bo"]), character="Lana")
+    host, phone, code, ids = with_ana(base, new_phone, "danger-zone", "Bo")
+    post_as(host, "/act/character.pick", seat=str(ids["Bo"]), character="Lana")
     views("danger-zone setup", host, phone, code, screen=False)
     host, phone, code = danger_zone_mission(base, new_phone)
     ids = seat_ids(host)

@@ -54,9 +54,9 @@ def generic(host, phones):
         post(phone, "score", seat=str(seat_of(phone)), delta=str(points), reason="Points")
 
 
-def danger_zone(host, phones):
-    """Setup, round 1's Movement with most tokens revealed, then a few Upper Hand changes."""
-    characters = ("Archer", "Lana", "Cyril", "Pam", "Cheryl", "Ray")
+def danger_zone_round_one(host, phones, characters):
+    """Each phone picks its character, the host draws Locations and rolls for Initiative, the
+    seats' order is confirmed and round 1 begins."""
     for phone, character in zip(phones, characters):
         post(phone, "character.pick", seat=str(seat_of(phone)), character=character)
     post(host, "locations.draw")
@@ -64,6 +64,11 @@ def danger_zone(host, phones):
     seats = [s["id"] for s in state_of(host)["state"]["seats"]]
     post(host, "order.confirm", order=",".join(map(str, seats)))
     post(host, "round.next", to=state_of(host)["state"]["next_step"])
+
+
+def danger_zone(host, phones):
+    """Setup, round 1's Movement with most tokens revealed, then a few Upper Hand changes."""
+    danger_zone_round_one(host, phones, ("Archer", "Lana", "Cyril", "Pam", "Cheryl", "Ray"))
     places = state_of(host)["state"]["locations"]
     for phone, place in zip(phones[1:], places * 2):
         post(phone, "movement.enter", seat=str(seat_of(phone)),
@@ -160,13 +165,7 @@ def shoot_night(browser, base_url):
     code = start_table(host, base_url, "danger-zone")
     for phone, name in zip(phones, ("Sterling", "Lana", "Cyril", "Pam")):
         sit_down(phone, f"{base_url}/t/{code}", name)
-    for phone, character in zip(phones, ("Archer", "Lana", "Cyril", "Pam")):
-        post(phone, "character.pick", seat=str(seat_of(phone)), character=character)
-    post(host, "locations.draw")
-    post(host, "initiative.roll")
-    seats = [s["id"] for s in state_of(host)["state"]["seats"]]
-    post(host, "order.confirm", order=",".join(map(str, seats)))
-    post(host, "round.next", to=state_of(host)["state"]["next_step"])
+    danger_zone_round_one(host, phones, ("Archer", "Lana", "Cyril", "Pam"))
     for phone, delta in zip(phones, (9, 4, 7, 15)):  # Pam reaches 20 last
         post(phone, "upper_hand.change", seat=str(seat_of(phone)), delta=str(delta))
 
