@@ -77,7 +77,7 @@ class Page:
     def on_change(self, table_live):
         with self.request:
             page, viewer = pages.live_viewer(self.table, self.page)
-            version, parts, _ = table_live.parts(lambda version: (
+            version, parts, _ = table_live.parts(lambda version, _: (
                 live.kind_of(page, viewer), lambda: pages.live_parts(self.table, page, viewer)))
             sent = live.message(version, parts, self.sent)
             self.sent = parts

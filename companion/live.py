@@ -37,12 +37,26 @@ class _Table:
         self.streams = 0
         self.rendering = threading.Lock()
         self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
+        self.row = (0, None)     # (version, the table's row read once that version was known)
+
+    def row_at(self, version, read):
+        """The table's row as of `version` or later, read once per version for all its
+        streams here. A change to the row (a host handed over) is logged in the same write,
+        so a row read after that version was known already shows it."""
+        kept_version, row = self.row
+        if row is not None and kept_version >= version:
+            return row
+        row = read()
+        if row is not None and self.row[0] < version:
+            self.row = (version, row)
+        return row
 
     def parts(self, look):
         """The parts of the asker's kind of viewer at the newest version, rendered by the
         first of that kind to ask (a stream, or the tap's answer) and shared by the others.
-        look(version) -> (kind, render): who is asking now, and how to render what they see."""
-        kind, render = look(self.version)
+        look(version, this) -> (kind, render): who is asking now, and how to render what
+        they see."""
+        kind, render = look(self.version, self)
         with self.rendering:
             version, done = self.rendered
             if version >= self.version and kind in done:
@@ -241,7 +255,7 @@ def answer(table, page):
         watched = live._tables.get(table.id)
     if watched is None:
         return render()[2]
-    return watched.parts(lambda version: (kind_of(page, viewer), render))[2]
+    return watched.parts(lambda version, _: (kind_of(page, viewer), render))[2]
 
 
 def away_seconds(table_id, seat):
@@ -355,27 +369,6 @@ def streams_allowed(threads):
     return threads - max(4, threads // 10)
 
 
-_rows = {}  # table code -> (version, its row read once that version was known)
-_rows_lock = threading.Lock()
-
-
-def table_at(db, code, version):
-    """The table's row as of `version` or later, read once per version and process for all
-    its streams. A change to the row (a host handed over) is logged in the same write, so a
-    row read after that version was known already shows it."""
-    with _rows_lock:
-        kept = _rows.get(code)
-    if kept is not None and kept[0] >= version:
-        return kept[1]
-    fresh = store.find_table(db, code)
-    with _rows_lock:
-        if len(_rows) > 4096:
-            _rows.clear()
-        if fresh is not None and (_rows.get(code) or (0,))[0] < version:
-            _rows[code] = (version, fresh)
-    return fresh
-
-
 def _number(text):
     try:
         return max(0, int(text or 0))
@@ -396,11 +389,12 @@ def events(code):
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
     token = request.cookies.get(access.COOKIE)
 
-    def look(version):
+    def look(version, watched=None):
         """Who this page's asker is now (a seat removed, a host handed over: the table's row
         and the fold say), and how to render what they may see at `version`."""
         db = get_db()
-        fresh = table_at(db, table.code, version) or table
+        read = lambda: store.find_table(db, table.code)  # noqa: E731
+        fresh = (watched.row_at(version, read) if watched else read()) or table
         folded = store.load(db, fresh, at_least=version)
         g.viewers = {fresh.id: store.identify(db, fresh, token, folded)}
         page, viewer = pages.live_viewer(fresh, asked)

@@ -240,19 +240,9 @@
     var link = document.querySelector("a[data-follow]");
     if (link) goOnce(link.getAttribute("href"));
   }
-  ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:afterSettle"].forEach(function (name) {
+  // After a stream message (tc:live), a fetched or tapped answer, and on load.
+  ["tc:live", "htmx:afterSwap", "DOMContentLoaded"].forEach(function (name) {
     document.addEventListener(name, followNight);
-  });
-  document.addEventListener("DOMContentLoaded", followNight);
-  // A stream message that carries the link is followed as it arrives, before the board morphs.
-  document.addEventListener("htmx:sseOpen", function (event) {
-    var source = event.detail.source;
-    if (source.tcFollowing) return;
-    source.tcFollowing = true;
-    source.addEventListener("live", function (message) {
-      var found = /<a [^>]*data-follow href="([^"]+)"/.exec(message.data || "");
-      if (found) goOnce(found[1].replace(/&amp;/g, "&"));
-    });
   });
 
   // The turn cue (issue 24). A phone's own block (section.me) carries data-your-turn="KEY"

@@ -13,7 +13,7 @@ def renderer(name):
     """A stand-in for pages.live_parts: the version it is asked at, and one part per viewer."""
     state = {"version": 0, "calls": 0}
 
-    def look(version):
+    def look(version, _=None):
         return name, render
 
     def render():
@@ -125,7 +125,7 @@ def test_a_stream_whose_render_fails_ends_quietly(app):
     """The database away (say): the stream ends, and the browser reopens it and catches up."""
     notifier = Notifier()
 
-    def look(version):
+    def look(version, _=None):
         raise RuntimeError("no connection")
     with app.app_context():
         stream = notifier.stream(notifier.open(1, 2), 10, look, known=1)
