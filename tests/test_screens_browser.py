@@ -361,9 +361,10 @@ def table_state(page):
     return page.request.get(page.url.split("/t/")[0] + f"/t/{code}/state.json").json()["state"]
 
 
-def danger_zone_eight(live_server, new_phone):
+def danger_zone_eight(live_server, new_phone, initiative=True):
     """Danger Zone with 8 seats (Ana on her phone, seven added by the host), characters picked,
-    Locations drawn, the Initiative rolled off: the table is ready for round 1."""
+    Locations drawn, the Initiative rolled off: the table is ready for round 1. Without
+    `initiative`, the roll-off and the seat order are the caller's."""
     host = new_phone()
     code = start_table(host, live_server.url, "danger-zone")
     ana = new_phone("Pixel 7")
@@ -375,8 +376,9 @@ def danger_zone_eight(live_server, new_phone):
                                ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]):
         post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
     post_as(host, "/act/locations.draw")
-    post_as(host, "/act/initiative.roll")
-    post_as(host, "/act/order.confirm", order=",".join(str(i) for i in ids.values()))
+    if initiative:
+        post_as(host, "/act/initiative.roll")
+        post_as(host, "/act/order.confirm", order=",".join(str(i) for i in ids.values()))
     return host, ana, code, ids
 
 
@@ -478,6 +480,44 @@ def test_danger_zone_the_table_screen_tells_the_round(live_server, new_phone):
         assert done == order[:1] and now == order[1] == names[view["whose_turn"]]
         for name in names.values():
             assert tile_rolloff(screen, name) == rolloff_of(view, view["mission_leader"]["rolloff"], name), name
+
+
+class Dice:
+    """An rng whose dice fall as listed (store.act's rng), for a roll-off told in advance."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+
+    def randint(self, low, high):
+        return self.faces.pop(0)
+
+
+def test_danger_zone_a_long_tie_keeps_every_name_and_die_on_the_table_screen(live_server, new_phone):
+    """Cy and Dee tie for the Initiative four times running (found in a full run: a tile with
+    three rounds of dice squeezed its name to nothing). Each tile keeps its name, and every
+    round's dice, in view at 1280x800 with 8 seats."""
+    from pathlib import Path
+    from companion import db as database, store
+    host, ana, code, ids = danger_zone_eight(live_server, new_phone, initiative=False)
+    high, low = [6, 6, 6], [1, 1, 2]
+    faces = [*low, *low, *high, *high, *low, *low, *low, *low] + [*high, *high] * 4 + [*high, *low]
+    conn = database.connect(str(Path(live_server.data_dir) / "companion.sqlite3"))
+    try:
+        store.act(conn, store.find_table(conn, code), "initiative.roll", {}, store.HOST, rng=Dice(faces))
+    finally:
+        conn.close()
+    post_as(host, "/act/order.confirm", order=",".join(str(i) for i in ids.values()))
+    view = table_state(host)
+    assert [len(rows) for rows in view["initiative"]["rolloff"]["rounds"]] == [8, 2, 2, 2, 2, 2]
+    screen = new_phone("Desktop Chrome")
+    for size in TV_SIZES:
+        screen.set_viewport_size({"width": size[0], "height": size[1]})
+        screen.goto(f"{live_server.url}/t/{code}/screen")
+        fits(screen, size)
+        for name in ("Cy", "Dee"):
+            assert tile_rolloff(screen, name) == [[6, 6, 6]] * 5 + ([] if name == "Cy" else [[1, 1, 2]]) \
+                + ([[6, 6, 6]] if name == "Cy" else []), name
+            assert screen.locator(f"li.tv-seat:has(.name:text-is('{name}')) .name").bounding_box()["height"] > 16
 
 
 def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
