@@ -37,19 +37,22 @@ class _Table:
         self.streams = 0
         self.rendering = threading.Lock()
         self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
-        self.row = (0, None)     # (version, the table's row read once that version was known)
+        self.reading = threading.Lock()
+        self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
 
-    def row_at(self, version, read):
-        """The table's row as of `version` or later, read once per version for all its
-        streams here. A change to the row (a host handed over) is logged in the same write,
-        so a row read after that version was known already shows it."""
-        kept_version, row = self.row
-        if row is not None and kept_version >= version:
-            return row
-        row = read()
-        if row is not None and self.row[0] < version:
-            self.row = (version, row)
-        return row
+    def who_at(self, version, read):
+        """(the table's row, its seat tokens) as of `version` or later: read by the first of
+        its streams here to ask, once per version, while the others wait and share it. A
+        change to either (a seat added, a host handed over) is logged in the same write, so
+        a read made after that version was known already shows it."""
+        with self.reading:
+            kept_version, kept = self.who
+            if kept is not None and kept_version >= version:
+                return kept
+            kept = read()
+            if kept[0] is not None:
+                self.who = (version, kept)
+            return kept
 
     def parts(self, look):
         """The parts of the asker's kind of viewer at the newest version, rendered by the
@@ -389,14 +392,20 @@ def events(code):
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
     token = request.cookies.get(access.COOKIE)
 
-    def look(version, watched=None):
-        """Who this page's asker is now (a seat removed, a host handed over: the table's row
-        and the fold say), and how to render what they may see at `version`."""
+    def read():
         db = get_db()
-        read = lambda: store.find_table(db, table.code)  # noqa: E731
-        fresh = (watched.row_at(version, read) if watched else read()) or table
-        folded = store.load(db, fresh, at_least=version)
-        g.viewers = {fresh.id: store.identify(db, fresh, token, folded)}
+        row = store.find_table(db, table.code)
+        return row, store.seat_tokens(db, row or table)
+
+    def look(version, watched=None):
+        """Who this page's asker is now (a seat removed, a host handed over: the table's row,
+        its seat tokens and the fold say), and how to render what they may see at `version`.
+        A stream shares the row and tokens with its table's others and the fold with the
+        whole process: no query of its own on a change."""
+        row, tokens = watched.who_at(version, read) if watched else read()
+        fresh = row or table
+        folded = store.kept(fresh, version) or store.load(get_db(), fresh)
+        g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
         page, viewer = pages.live_viewer(fresh, asked)
         return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
 

@@ -109,9 +109,9 @@ def find_table(db, code):
     return Table.from_row(row) if row else None
 
 
-def identify(db, table, token, folded=None):
+def identify(db, table, token, folded=None, tokens=None):
     """Who holds this token at this table (as of `folded`, else now): a viewer dict, or None
-    for a stranger.
+    for a stranger. `tokens` (seat_tokens, read with `table`'s row) spares the query.
 
     A seat counts while the log seats it, so undoing a removal brings its phone back."""
     if not token:
@@ -121,7 +121,7 @@ def identify(db, table, token, folded=None):
     seated = {s["id"] for s in folded.state["seats"]}
     if secrets.compare_digest(hashed, table.host_token_hash):
         return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
-    seat = token_seat(db, table, token)
+    seat = tokens.get(hashed) if tokens is not None else token_seat(db, table, token)
     if seat not in seated:
         return None
     # A co-host's phone has the host's rights at its own seat (night.py hands them out).
@@ -133,6 +133,13 @@ def token_seat(db, table, token):
     row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=?",
                      (table.id, token_hash(token or ""))).fetchone()
     return row["id"] if row else None
+
+
+def seat_tokens(db, table):
+    """{token hash: seat} of every phone given a seat at this table, seated now or not: what
+    a live stream identifies its phone by, read once per version for all of them."""
+    return {row["token_hash"]: row["id"] for row in db.execute(
+        "SELECT id, token_hash FROM seats WHERE table_id=? AND token_hash IS NOT NULL", (table.id,))}
 
 
 def clean_name(name, state, seat=None):
@@ -412,13 +419,19 @@ def _refresh(db, table):
     return folded
 
 
+def kept(table, at_least):
+    """The table's kept Folded state if it is of version `at_least` or newer, else None."""
+    folded = _cache_get(table)
+    return folded if folded is not None and folded.version >= at_least else None
+
+
 def load(db, table, at_least=0):
     """The table's current Folded state (read-only: callers must not mutate it). With
     `at_least`, a kept state of that version or newer will do (a live stream rendering the
     version it was told of), with no trip to the database."""
     if at_least:
-        folded = _cache_get(table)
-        if folded is not None and folded.version >= at_least:
+        folded = kept(table, at_least)
+        if folded is not None:
             return folded
     latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
     folded = _cache_get(table)
