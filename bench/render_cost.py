@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from companion import access, create_app, games, live, pages  # noqa: E402
+from companion import access, create_app, games, live  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 
@@ -73,12 +73,11 @@ class Page:
                                                 headers={"Cookie": f"tc={cookie}"} if cookie else {})
         with self.request:
             self.table = access.table_or_404(code)
+        self.look = live.looker(self.table, self.page, cookie)  # what the stream route uses
 
     def on_change(self, table_live):
         with self.request:
-            page, viewer = pages.live_viewer(self.table, self.page)
-            version, parts, _ = table_live.parts(lambda version, _: (
-                live.kind_of(page, viewer), lambda: pages.live_parts(self.table, page, viewer)))
+            version, parts, _ = table_live.parts(self.look)
             sent = live.message(version, parts, self.sent)
             self.sent = parts
             return len(sent)

@@ -379,6 +379,29 @@ def _number(text):
         return 0
 
 
+def looker(table, asked, token):
+    """look(version, watched=None) for a stream of page `asked` opened with this cookie
+    token: who its asker is now (a seat removed, a host handed over: the table's row, its
+    seat tokens and the fold say), and how to render what they may see at `version`. A
+    stream shares the row and tokens with its table's others here (`watched`, the _Table)
+    and the fold with the whole process: no query of its own on a change."""
+
+    def read():
+        db = get_db()
+        row = store.find_table(db, table.code)
+        return row, store.seat_tokens(db, row or table)
+
+    def look(version, watched=None):
+        row, tokens = watched.who_at(version, read) if watched else read()
+        fresh = row or table
+        folded = store.kept(fresh, version) or store.load(get_db(), fresh)
+        g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
+        page, viewer = pages.live_viewer(fresh, asked)
+        return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
+
+    return look
+
+
 @bp.get("/t/<code>/events")
 def events(code):
     table = access.table_or_404(code)
@@ -392,23 +415,7 @@ def events(code):
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
     token = request.cookies.get(access.COOKIE)
 
-    def read():
-        db = get_db()
-        row = store.find_table(db, table.code)
-        return row, store.seat_tokens(db, row or table)
-
-    def look(version, watched=None):
-        """Who this page's asker is now (a seat removed, a host handed over: the table's row,
-        its seat tokens and the fold say), and how to render what they may see at `version`.
-        A stream shares the row and tokens with its table's others and the fold with the
-        whole process: no query of its own on a change."""
-        row, tokens = watched.who_at(version, read) if watched else read()
-        fresh = row or table
-        folded = store.kept(fresh, version) or store.load(get_db(), fresh)
-        g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
-        page, viewer = pages.live_viewer(fresh, asked)
-        return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
-
+    look = looker(table, asked, token)
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     live = notifier()
