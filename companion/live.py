@@ -252,7 +252,8 @@ def answer(table, page):
     """A tap's answer: the asker's fragment at the newest version, shared with this kind's
     streams here (whichever renders it first, the other reuses it)."""
     page, viewer = pages.live_viewer(table, page)
-    render = lambda: pages.live_parts(table, page, viewer)  # noqa: E731
+    folded = store.kept(table, 1)  # the tap's own write is in the cache: its version at least
+    render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
     live = notifier()
     with live._lock:
         watched = live._tables.get(table.id)

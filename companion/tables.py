@@ -25,7 +25,8 @@ render_page = pages.render_page
 def changed(table):
     """Wake every open page of the table after a committed change; each stream renders and
     sends its page's changed parts, while this thread answers the tap (it does not wait)."""
-    notifier().publish(table.id, store.load(get_db(), table).version)
+    # The write just put its fold in the cache (at least this version): no query for it.
+    notifier().publish(table.id, (store.kept(table, 1) or store.load(get_db(), table)).version)
 
 
 def join_url(table):
