@@ -387,15 +387,12 @@ def looker(table, asked, token):
     stream shares the row and tokens with its table's others here (`watched`, the _Table)
     and the fold with the whole process: no query of its own on a change."""
 
-    def read():
-        db = get_db()
-        row = store.find_table(db, table.code)
-        return row, store.seat_tokens(db, row or table)
+    read = lambda: store.table_and_tokens(get_db(), table.code)  # noqa: E731
 
     def look(version, watched=None):
         row, tokens = watched.who_at(version, read) if watched else read()
         fresh = row or table
-        folded = store.kept(fresh, version) or store.load(get_db(), fresh)
+        folded = store.kept(fresh, version) or store.load(get_db(), fresh, at_least=version)
         g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
         page, viewer = pages.live_viewer(fresh, asked)
         return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)

@@ -111,7 +111,7 @@ def find_table(db, code):
 
 def identify(db, table, token, folded=None, tokens=None):
     """Who holds this token at this table (as of `folded`, else now): a viewer dict, or None
-    for a stranger. `tokens` (seat_tokens, read with `table`'s row) spares the query.
+    for a stranger. `tokens` (from table_and_tokens, read with `table`) spares the query.
 
     A seat counts while the log seats it, so undoing a removal brings its phone back."""
     if not token:
@@ -135,11 +135,16 @@ def token_seat(db, table, token):
     return row["id"] if row else None
 
 
-def seat_tokens(db, table):
-    """{token hash: seat} of every phone given a seat at this table, seated now or not: what
-    a live stream identifies its phone by, read once per version for all of them."""
-    return {row["token_hash"]: row["id"] for row in db.execute(
-        "SELECT id, token_hash FROM seats WHERE table_id=? AND token_hash IS NOT NULL", (table.id,))}
+def table_and_tokens(db, code):
+    """(the table, {token hash: seat} of every phone given a seat there, seated now or not),
+    in one query: what a live stream identifies its phone by, read once per version for all
+    of them. (None, {}) for no such table."""
+    rows = db.execute("SELECT t.*, s.id AS seat_id, s.token_hash AS seat_hash FROM game_tables t"
+                      " LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash IS NOT NULL"
+                      " WHERE t.code=?", (normalize_code(code),)).fetchall()
+    if not rows:
+        return None, {}
+    return Table.from_row(rows[0]), {r["seat_hash"]: r["seat_id"] for r in rows if r["seat_id"] is not None}
 
 
 def clean_name(name, state, seat=None):
@@ -428,11 +433,11 @@ def kept(table, at_least):
 def load(db, table, at_least=0):
     """The table's current Folded state (read-only: callers must not mutate it). With
     `at_least`, a kept state of that version or newer will do (a live stream rendering the
-    version it was told of), with no trip to the database."""
+    version it was told of), with no trip to the database, else the newer events read once
+    (the cache is known to be behind: no need to ask how far)."""
     if at_least:
         folded = kept(table, at_least)
-        if folded is not None:
-            return folded
+        return folded if folded is not None else _refresh(db, table)
     latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
     folded = _cache_get(table)
     if folded is not None and folded.version == latest:
