@@ -23,11 +23,12 @@ def table_or_404(code):
     device that guesses too often waits, whichever address it guesses at."""
     limiter = guess_limiter()
     limiter.check(request.remote_addr)
-    table = store.find_table(get_db(), code) if len(code) <= 20 else None
+    table, tokens = store.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {})
     if table is None:
         limiter.miss(request.remote_addr)
         abort(404, "No table has that code. Check the letters and try again.")
     g.table = table  # what this request's pages read their box text from
+    g.setdefault("tokens", {})[table.id] = tokens  # who holds which seat: no second query
     return table
 
 
@@ -40,7 +41,8 @@ def current_viewer(table):
     Asked once per request (a route, its game's hooks and the render all want it)."""
     known = g.setdefault("viewers", {})
     if table.id not in known:
-        known[table.id] = store.identify(get_db(), table, request.cookies.get(COOKIE))
+        known[table.id] = store.identify(get_db(), table, request.cookies.get(COOKIE),
+                                         tokens=g.get("tokens", {}).get(table.id))
     return known[table.id]
 
 

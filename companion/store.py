@@ -74,6 +74,8 @@ class Folded:
     voided: set = field(default_factory=set)
     # What the night's own events say (NIGHT_KINDS): {"next": {...}, "cohosts": [...], ...}
     night: dict = field(default_factory=dict)
+    # {action id: event id}: a resent tap finds the event its first sending made
+    actions: dict = field(default_factory=dict)
 
 
 # --- tables and seats -----------------------------------------------------------------
@@ -210,10 +212,9 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
     A repeated action_id (a resent tap) returns the first event's id and applies nothing.
     """
     with _writing(db, table) as pending:
-        done = _already_applied(db, table, action_id)
-        if done:
-            return done
         folded = _refresh(db, table)
+        if action_id in folded.actions:
+            return folded.actions[action_id]
         if kind in ROSTER_KINDS or kind in NIGHT_KINDS or kind == "undo":
             raise RuleError("Unknown action.")
         _check_open(folded)
@@ -229,10 +230,9 @@ def undo(db, table, event_id, actor, action_id=None):
     Needs the right to post the entry's action (games.base.undo_right), and happens once:
     an entry already undone is refused, with who undid it, however many phones tap at once."""
     with _writing(db, table) as pending:
-        done = _already_applied(db, table, action_id)
-        if done:
-            return done
         folded = _refresh(db, table)
+        if action_id in folded.actions:
+            return folded.actions[action_id]
         _check_open(folded)
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or target["undo_right"] is None:
@@ -248,15 +248,6 @@ def undo(db, table, event_id, actor, action_id=None):
         if refusal:
             raise RuleError(refusal)
         return _append(db, table, folded, "undo", {"event": event_id}, actor, action_id, pending)
-
-
-def _already_applied(db, table, action_id):
-    """The event a resent action made the first time, if it was applied."""
-    if not action_id:
-        return None
-    row = db.execute("SELECT id FROM events WHERE table_id=? AND action_id=?",
-                     (table.id, action_id)).fetchone()
-    return row["id"] if row else None
 
 
 @contextmanager
@@ -276,7 +267,7 @@ def _writing(db, table):
 
 def _append(db, table, folded, kind, data, actor, action_id, pending):
     """Insert one event after checking it folds cleanly; the caller holds the transaction."""
-    event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now()}
+    event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now(), "action_id": action_id}
     event["id"] = insert(
         db, "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, action_id, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -311,7 +302,7 @@ def _voided(events):
 
 def _fold(table, events, strict=False):
     voided = _voided(events)
-    folded = Folded(0, table.module.new_state(table.options), [], voided, {})
+    folded = Folded(0, table.module.new_state(table.options), [], voided, {}, {})
     for event in events:
         folded = _step(table, folded, event, strict=strict)
     return folded
@@ -353,7 +344,10 @@ def _step(table, folded, event, strict=True):
     else:
         entry["text"] = module.describe(before, before, event) if event["kind"] not in ROSTER_KINDS else ""
     log.append(entry)
-    return Folded(event["id"], after, log, folded.voided, night)
+    actions = folded.actions
+    if event.get("action_id"):  # a new dict: an older Folded is shared (the cache) and stays as it was
+        actions = {**actions, event["action_id"]: event["id"]}
+    return Folded(event["id"], after, log, folded.voided, night, actions)
 
 
 def _undo_refusal(module, state, kind):
@@ -401,8 +395,12 @@ def _cache_get(table):
 
 
 def _cache_put(table, folded):
+    """Keep the newest fold: a reader that was slower than a write never puts an older one
+    back (a tap's answer and its publish read their own write from here)."""
     with _cache_lock:
-        _cache[(table.id, table.code)] = folded
+        held = _cache.get((table.id, table.code))
+        if held is None or held.version <= folded.version:
+            _cache[(table.id, table.code)] = folded
         _cache.move_to_end((table.id, table.code))
         while len(_cache) > CACHED_TABLES:
             _cache.popitem(last=False)
@@ -431,18 +429,15 @@ def kept(table, at_least):
 
 
 def load(db, table, at_least=0):
-    """The table's current Folded state (read-only: callers must not mutate it). With
-    `at_least`, a kept state of that version or newer will do (a live stream rendering the
-    version it was told of), with no trip to the database, else the newer events read once
-    (the cache is known to be behind: no need to ask how far)."""
+    """The table's current Folded state (read-only: callers must not mutate it): the kept
+    one brought up to date with the events after it, in one query. With `at_least`, a kept
+    state of that version or newer will do (a live stream rendering the version it was told
+    of), with no trip to the database."""
     if at_least:
         folded = kept(table, at_least)
-        return folded if folded is not None else _refresh(db, table)
-    latest = db.execute("SELECT max(id) FROM events WHERE table_id=?", (table.id,)).fetchone()[0] or 0
-    folded = _cache_get(table)
-    if folded is not None and folded.version == latest:
-        return folded
-    return _refresh(db, table)
+        if folded is not None:
+            return folded
+    return _refresh(db, table)  # one query: the events after the kept version (often none)
 
 
 def export(db, table):
