@@ -91,17 +91,17 @@ def lasting(ctx, template, key, **values):
     page kind and the template); it gets `values` and the table's address parts, never
     `view` or `viewer`. A whole page (its forms carry the token) renders it fresh."""
     table, page, csrf = ctx["table"], ctx["page"], ctx.get("csrf")
-    name = None if csrf else (table.id, table.code, page, template, key)
-    if name is not None:
-        with _lock:
-            piece = _lasting.get(name)
-            if piece is not None:
-                _lasting.move_to_end(name)
-                return piece
-    piece = render(template, dict(table=table, page=page, module=table.module,
-                                  act_base=ctx["act_base"], csrf=csrf, **values))
-    if name is None:
-        return piece
+    context = dict(table=table, page=page, module=table.module, act_base=ctx["act_base"],
+                   csrf=csrf, **values)
+    if csrf:
+        return render(template, context)
+    name = (table.id, table.code, page, template, key)
+    with _lock:
+        piece = _lasting.get(name)
+        if piece is not None:
+            _lasting.move_to_end(name)
+            return piece
+    piece = render(template, context)
     with _lock:
         _lasting[name] = piece
         while len(_lasting) > LASTING_PIECES:
