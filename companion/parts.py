@@ -27,8 +27,6 @@ CACHED_TABLES = 512  # tables whose newest version's parts are kept (20–40 KB 
 
 _lock = threading.Lock()
 _parts = OrderedDict()  # (table id, code) -> (version, {key: Markup or view})
-LASTING_PIECES = 20_000  # log lines and seat rows kept across versions (a few hundred bytes each)
-_lasting = OrderedDict()  # (table id, code, page, template, key) -> Markup
 
 
 def _kept(table, version):
@@ -48,7 +46,6 @@ def _kept(table, version):
 def clear():
     with _lock:
         _parts.clear()
-        _lasting.clear()
 
 
 def public_view(table, folded):
@@ -81,32 +78,6 @@ def public(ctx, template, key=None, **values):
         if kept is not None:
             part = kept.setdefault(name, part)
     return part
-
-
-@pass_context
-def lasting(ctx, template, key, **values):
-    """A small piece of a shared part (a log line, a seat's row) kept across versions: a tap
-    changes one row and adds one line, so a part re-rendered for a new version takes the
-    rest from here. Everything the piece shows must follow from `key` (with the table, the
-    page kind and the template); it gets `values` and the table's address parts, never
-    `view` or `viewer`. A whole page (its forms carry the token) renders it fresh."""
-    table, page, csrf = ctx["table"], ctx["page"], ctx.get("csrf")
-    context = dict(table=table, page=page, module=table.module, act_base=ctx["act_base"],
-                   csrf=csrf, **values)
-    if csrf:
-        return render(template, context)
-    name = (table.id, table.code, page, template, key)
-    with _lock:
-        piece = _lasting.get(name)
-        if piece is not None:
-            _lasting.move_to_end(name)
-            return piece
-    piece = render(template, context)
-    with _lock:
-        _lasting[name] = piece
-        while len(_lasting) > LASTING_PIECES:
-            _lasting.popitem(last=False)
-    return piece
 
 
 def render(template, context):

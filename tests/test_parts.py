@@ -86,12 +86,9 @@ def test_eight_phones_render_each_shared_part_once_per_version(host, join, monke
     parts.clear()
     bodies = [fragment(p, "player") for p in phones]
     # Eight phones, each showing seven others twice (line + "fix" row): two parts holding every
-    # seat, rendered once (each phone takes its own seat out) from 16 rows, not 112; the log
-    # once (each phone's own Undo buttons are picked out of it); each phone's own seat.
-    assert sorted(set(rendered)) == ["games/generic/_me.html", "games/generic/_seat_row.html",
-                                     "games/generic/_seats.html", "tables/_log.html", "tables/_log_line.html"]
-    assert [rendered.count(t) for t in ("games/generic/_seats.html", "tables/_log.html",
-                                        "games/generic/_seat_row.html", "games/generic/_me.html")] == [2, 1, 16, 8]
+    # seat, rendered once (each phone takes its own seat out), not 112 rows; the log once (each
+    # phone's own Undo buttons are picked out of it).
+    assert rendered == ["games/generic/_seats.html", "games/generic/_seats.html", "tables/_log.html"]
     for phone, body in zip(phones, bodies):
         own = re.search(r'<section class="me[^"]*" aria-label="You" data-seat="(\d+)"', body)
         assert own and int(own.group(1)) == phone.seat             # its own seat, rendered for it
@@ -101,13 +98,7 @@ def test_eight_phones_render_each_shared_part_once_per_version(host, join, monke
     phones[2].act("score", seat=phones[3].seat, delta=-1)            # a new version: new parts
     for phone in phones:
         fragment(phone, "player")
-    # In the tap's own answer: the two lists and the log, from kept pieces but for what
-    # changed: P3's line and "fix" row, P1's line (no longer flashing), P3's and P1's own
-    # seats, and the log's new line.
-    assert sorted(rendered) == sorted(["games/generic/_seats.html", "games/generic/_seats.html", "tables/_log.html",
-                                       "games/generic/_seat_row.html", "games/generic/_seat_row.html",
-                                       "games/generic/_seat_row.html", "games/generic/_me.html",
-                                       "games/generic/_me.html", "tables/_log_line.html"])
+    assert len(rendered) == 3                                     # in the tap's own answer
 
 
 def test_fragments_carry_no_form_token_the_page_header_does(table):
