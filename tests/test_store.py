@@ -104,6 +104,30 @@ def test_a_resent_action_is_applied_once(db):
     assert first == again and scores(db, table) == {"Ana": 1}
 
 
+def test_a_tap_resent_after_the_cache_forgot_the_table_is_still_applied_once(db):
+    """The resent tap is found in the fold's action ids, and a fold read from the log (no
+    cache) has them all, whatever came between."""
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    first = store.act(db, table, "score", {"seat": str(ana), "delta": "1"}, HOST, action_id="tap-1")
+    store.act(db, table, "score", {"seat": str(ana), "delta": "2"}, HOST, action_id="tap-2")
+    store.clear_cache()
+    again = store.act(db, table, "score", {"seat": str(ana), "delta": "1"}, HOST, action_id="tap-1")
+    assert first == again and scores(db, table) == {"Ana": 3}
+
+
+def test_the_kept_fold_never_goes_back_to_an_older_version(db):
+    """A reader slower than a write must not put its older fold back: a tap's answer and its
+    publish read their own write from the cache (store.kept)."""
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    older = store.load(db, table)
+    store.act(db, table, "score", {"seat": str(ana), "delta": "1"}, HOST)
+    newer = store.kept(table, older.version + 1)
+    store._cache_put(table, older)  # the slow reader finishes last
+    assert store.kept(table, newer.version) is newer
+
+
 def test_refused_changes_leave_nothing_behind(db):
     table, _ = store.create_table(db, "generic")
     ana, _ = store.add_seat(db, table, "Ana", HOST)
