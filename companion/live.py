@@ -96,6 +96,11 @@ class Notifier:
     def open_streams(self):
         return len(self._open)
 
+    def watching(self, table_id):
+        """The live state of a table with an open stream here, else None."""
+        with self._lock:
+            return self._tables.get(table_id)
+
     def watched(self):
         """The tables with an open stream here (a listener that reconnects re-reads these)."""
         with self._lock:
@@ -177,8 +182,7 @@ class Notifier:
 
     def publish(self, table_id, version):
         """Wake the table's streams (each renders and sends its page's parts)."""
-        with self._lock:
-            table = self._tables.get(table_id)
+        table = self.watching(table_id)
         if table is None:
             return  # nobody is watching; a stream that opens later reads the version itself
         with table.changed:
@@ -254,9 +258,7 @@ def answer(table, page):
     page, viewer = pages.live_viewer(table, page)
     folded = store.kept(table, 1)  # the tap's own write is in the cache: its version at least
     render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
-    live = notifier()
-    with live._lock:
-        watched = live._tables.get(table.id)
+    watched = notifier().watching(table.id)
     if watched is None:
         return render()[2]
     return watched.parts(lambda version, _: (kind_of(page, viewer), render))[2]

@@ -5,9 +5,11 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,22 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def server_in_process(data_dir, threads=8, **adjustments):
+    """The app served by waitress in a thread of this test's own process, so the test can
+    monkeypatch it (a rigged deal, say); yields its base URL."""
+    import waitress
+    store.clear_cache()
+    app = create_app({"DATA_DIR": str(data_dir), "HEARTBEAT_SECONDS": 5})
+    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=threads, **adjustments)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        store.clear_cache()
 
 
 class Server:

@@ -6,16 +6,14 @@ The deck is rigged so the round is the same every time: the server runs in this 
 (waitress in a thread) with the shuffle replaced, since the shared live server deals at random.
 """
 
-import threading
 from collections import Counter
 
 import pytest
 
-from companion import create_app, store
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 
-from conftest import free_port
+from conftest import server_in_process
 from browser_steps import play_card, sit_down, start_table
 
 # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the
@@ -35,20 +33,10 @@ def rigged(order, lana=(0, 1, 2, 3, 4)):
 
 @pytest.fixture
 def rigged_server(tmp_path, monkeypatch):
-    import waitress
-
     deals = [rigged(ORDER, LANA_ORDER), rigged(SECOND)]
     monkeypatch.setattr(deal, "new_deal", lambda rng: deals.pop(0))
-    store.clear_cache()
-    app = create_app({"DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": 5})
-    port = free_port()
-    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=24,
-                                    channel_request_lookahead=1)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
-    server.close()
-    store.clear_cache()
+    with server_in_process(tmp_path, threads=24, channel_request_lookahead=1) as url:
+        yield url
 
 
 def play(page, card, turn, hand=".bm-hand.mine", **taps):

@@ -18,7 +18,7 @@ from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, MALORY, PAM
 from companion.games.blackmail.routes import _replay_facts
 
-from conftest import free_port
+from conftest import server_in_process
 from browser_steps import play_card, sit_down, start_table
 from test_blackmail_deal import HOST, SCREEN, act, ev, hidden, random_turn, stepped, table
 from test_blackmail_deal_browser import look, rigged
@@ -58,16 +58,9 @@ HASH_ALL = "texts => Promise.all(texts.map(t => BlackmailCheck.sha256(t)))"
 
 @pytest.fixture
 def rigged_server(tmp_path, monkeypatch):
-    import waitress
-
     monkeypatch.setattr(deal, "new_deal", lambda rng: rigged(ORDER))
-    store.clear_cache()
-    app = create_app({"DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": 5})
-    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    store.clear_cache()
+    with server_in_process(tmp_path) as url:
+        yield url
 
 
 def watch_requests(page):

@@ -5,7 +5,6 @@ Seats are found by the names typed and controls by their accessible names. The l
 SIZES/BOARDS to the three games once their boards land."""
 
 import json
-import threading
 
 import pytest
 from browser_steps import sit_down, start_table
@@ -38,6 +37,18 @@ def table_of(live_server, new_phone, seats=7):
     for name in NAMES[:seats]:
         post_as(host, "/seats", name=name)
     return host, code
+
+
+def ana_and_others(live_server, new_phone, game, others):
+    """A table of `game`: the host, Ana on her phone, then `others` seats the host adds.
+    Returns (host, ana, code)."""
+    host = new_phone()
+    code = start_table(host, live_server.url, game)
+    ana = new_phone("Pixel 7")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    for name in NAMES[:others]:
+        post_as(host, "/seats", name=name)
+    return host, ana, code
 
 
 def no_sideways_scroll(page):
@@ -182,12 +193,7 @@ def test_a_phone_can_add_the_table_to_its_home_screen(live_server, new_phone):
 # --- Once You Go Blackmail: the app deals, 4 seats (Ana on her phone, three added by the host)
 
 def blackmail_dealt_table(live_server, new_phone):
-    host = new_phone()
-    code = start_table(host, live_server.url, "blackmail")
-    ana = new_phone("Pixel 7")
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    for name in NAMES[:3]:
-        post_as(host, "/seats", name=name)
+    host, ana, code = ana_and_others(live_server, new_phone, "blackmail", 3)
     host.reload()
     host.wait_for_selector(".bm-setup label.pill:has-text('Dee')")
     host.click("label.mode:has-text('The app deals')")
@@ -256,12 +262,7 @@ def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
 def assassins_resolving(live_server, new_phone, others):
     """A table resolving number 3: Ana 4 preliminary, Bo killed, Cy 5 preliminary and 1 real.
     With 2 others (3 seats) the ghost plays, her cards typed in by the host."""
-    host = new_phone()
-    code = start_table(host, live_server.url, "assassins")
-    ana = new_phone("Pixel 7")
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    for name in NAMES[:others]:
-        post_as(host, "/seats", name=name)
+    host, ana, code = ana_and_others(live_server, new_phone, "assassins", others)
     host.reload()
     ids = seat_ids(host)
     if others == 2:
@@ -365,12 +366,7 @@ def danger_zone_eight(live_server, new_phone, initiative=True):
     """Danger Zone with 8 seats (Ana on her phone, seven added by the host), characters picked,
     Locations drawn, the Initiative rolled off: the table is ready for round 1. Without
     `initiative`, the roll-off and the seat order are the caller's."""
-    host = new_phone()
-    code = start_table(host, live_server.url, "danger-zone")
-    ana = new_phone("Pixel 7")
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    for name in NAMES[:7]:
-        post_as(host, "/seats", name=name)
+    host, ana, code = ana_and_others(live_server, new_phone, "danger-zone", 7)
     ids = seat_ids(host)
     for name, character in zip(["Ana", *NAMES[:7]],
                                ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]):
@@ -400,6 +396,16 @@ def fits(screen, size):
             || r.left < clip.left - 1 || r.right > clip.right + 1;
       }).map(e => e.textContent.trim().slice(0, 60))""")
     assert not cut, (size, cut)
+
+
+def open_screen(screen, url, size, ready=".tv-seat"):
+    """The table screen at this window size, once `ready` shows: it fits without scrolling
+    and keeps its named landmarks."""
+    screen.set_viewport_size({"width": size[0], "height": size[1]})
+    screen.goto(url)
+    screen.wait_for_selector(ready)
+    fits(screen, size)
+    landmarks(screen)
 
 
 def tv_order(screen):
@@ -433,11 +439,7 @@ def test_danger_zone_the_table_screen_tells_the_round(live_server, new_phone):
     screen = new_phone("Desktop Chrome")
 
     def look(size):
-        screen.set_viewport_size({"width": size[0], "height": size[1]})
-        screen.goto(f"{live_server.url}/t/{code}/screen")
-        screen.wait_for_selector(".tv-seat")
-        fits(screen, size)
-        landmarks(screen)   # and every token said in words
+        open_screen(screen, f"{live_server.url}/t/{code}/screen", size)   # and every token said in words
         for token in screen.locator(".tv .dz-token").all():
             assert token.get_attribute("role") == "img" and token.get_attribute("aria-label").endswith("Token")
         assert not axe_violations(screen), size
@@ -528,11 +530,7 @@ def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
     screen = new_phone("Desktop Chrome")
 
     def look(size):
-        screen.set_viewport_size({"width": size[0], "height": size[1]})
-        screen.goto(f"{live_server.url}/t/{code}/screen")
-        screen.wait_for_selector(".tv-band [aria-current=step]:text-is('3')")
-        fits(screen, size)
-        landmarks(screen)
+        open_screen(screen, f"{live_server.url}/t/{code}/screen", size, ".tv-band [aria-current=step]:text-is('3')")
         reminders = screen.locator("[data-ghost-reminders]").inner_text()
         assert "Cy, on her right, is killed in her place" in reminders   # three Magicians
         assert "never picks being killed" in reminders                    # the Grave Digger
@@ -562,21 +560,14 @@ def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
 def secret_krueger_server(tmp_path, monkeypatch):
     """The real app in this process (waitress in a thread), its shuffle rigged: the secret
     character is Dr. Krueger, Ana is dealt Malory Archer and draws Lana Kane."""
-    import waitress
-    from companion import create_app, store
     from companion.games.blackmail import KRUEGER, LANA, MALORY, PAM
     from companion.games.blackmail import dealt as deal
-    from conftest import free_port
+    from conftest import server_in_process
     from test_blackmail_deal_browser import rigged
 
     monkeypatch.setattr(deal, "new_deal", lambda rng: rigged([KRUEGER, MALORY, PAM, LANA]))
-    store.clear_cache()
-    app = create_app({"DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": 5})
-    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=16)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    store.clear_cache()
+    with server_in_process(tmp_path, threads=16) as url:
+        yield url
 
 
 def test_blackmail_a_revealed_secret_is_no_longer_held_by_the_app(secret_krueger_server, new_phone):

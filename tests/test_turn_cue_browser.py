@@ -43,6 +43,17 @@ def counted(new_phone, **kw):
     return page
 
 
+def table_of_two_phones(live_server, new_phone, game):
+    """A table of `game` with Ana and Bo seated on their own phones; every page counts its
+    buzzes and beeps. Returns (host, code, ana, bo)."""
+    host = counted(new_phone)
+    code = start_table(host, live_server.url, game)
+    ana, bo = counted(new_phone), counted(new_phone)
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
+    return host, code, ana, bo
+
+
 def table_version(page):
     code = page.url.split("/t/")[1].split("/")[0]
     return page.request.get(page.url.split("/t/")[0] + f"/t/{code}/state.json").json()["version"]
@@ -61,11 +72,7 @@ def view(host):
 
 
 def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_phone):
-    host = counted(new_phone)
-    code = start_table(host, live_server.url, "danger-zone")
-    ana, bo = counted(new_phone), counted(new_phone)
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
+    host, code, ana, bo = table_of_two_phones(live_server, new_phone, "danger-zone")
     post_as(host, "/seats", name="Cy")   # no phone
     ids = seat_ids(host)
     for name, character in (("Ana", "Archer"), ("Bo", "Lana"), ("Cy", "Cheryl")):
@@ -129,11 +136,7 @@ def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_
 def test_blackmail_cues_the_player_to_play_and_reads_out_a_card_played_on_them(live_server, new_phone):
     from browser_steps import play_card
     from companion.games.blackmail import ARCHER, CHERYL, PAM
-    host = counted(new_phone)
-    code = start_table(host, live_server.url, "blackmail")
-    ana, bo = counted(new_phone), counted(new_phone)
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
+    host, code, ana, bo = table_of_two_phones(live_server, new_phone, "blackmail")
     post_as(host, "/seats", name="Cy")   # no phone
     ids = seat_ids(host)
     host.goto(f"{live_server.url}/t/{code}/host")
@@ -155,11 +158,7 @@ def test_blackmail_cues_the_player_to_play_and_reads_out_a_card_played_on_them(l
 
 
 def test_assassins_cues_every_phone_to_pick_and_the_last_one_alone(live_server, new_phone):
-    host = counted(new_phone)
-    code = start_table(host, live_server.url, "assassins")
-    ana, bo = counted(new_phone), counted(new_phone)
-    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
-    sit_down(bo, f"{live_server.url}/t/{code}", "Bo")
+    host, code, ana, bo = table_of_two_phones(live_server, new_phone, "assassins")
     host.goto(f"{live_server.url}/t/{code}/host")
     everyone = [host, ana, bo]
     # Bo wants a sound, not a vibration: two switches beside "Keep screen on", kept on reload.
