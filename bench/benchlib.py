@@ -19,6 +19,32 @@ def free_port():
         return s.getsockname()[1]
 
 
+def process_tree(root):
+    """A process and all its descendants."""
+    found, queue = [], [root]
+    while queue:
+        pid = queue.pop()
+        found.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                queue += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
+        except OSError:
+            pass
+    return found
+
+
+def cpu_seconds(pids):
+    """User + system CPU the processes have used so far (one that ended counts nothing)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class Server:
     """`python -m companion serve` on a free loopback port with a fresh data folder."""
 
@@ -48,27 +74,11 @@ class Server:
 
     def pids(self):
         """The server and (with --workers) its worker processes."""
-        found, queue = [], [self.process.pid]
-        while queue:
-            pid = queue.pop()
-            found.append(pid)
-            try:
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    queue += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
-            except OSError:
-                pass
-        return found
+        return process_tree(self.process.pid)
 
     def cpu_seconds(self):
         """User + system CPU of the server's processes (the database server is not counted)."""
-        total = 0
-        for pid in self.pids():
-            try:
-                fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])
-        return total / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.pids())
 
     def peak_rss_mb(self):
         total = 0
@@ -228,6 +238,14 @@ class TempPostgres:
             raise RuntimeError(f"could not start PostgreSQL: {error.stderr or error.stdout}{log}") from None
         self.url = f"postgresql://postgres@/postgres?host={self.dir}&port={self.port}"
         return self
+
+    def cpu_seconds(self):
+        """User + system CPU of the database server's processes so far."""
+        try:
+            postmaster = int(open(os.path.join(self.data, "postmaster.pid")).readline())
+        except (OSError, ValueError):
+            return 0.0
+        return cpu_seconds(process_tree(postmaster))
 
     def stop(self):
         if os.path.exists(os.path.join(self.data, "postmaster.pid")):

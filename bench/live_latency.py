@@ -9,7 +9,8 @@ seconds on average until `changes` changes have been posted. A phone holds a cha
 stream message with its parts (id = the version) has arrived whole, or, for the phone that
 tapped, when its tap's answer came back, whichever is first. Prints one JSON object per
 change and a summary last: seen p50/p95/p99/max, missed, errors, streams, cpu_s, peak_rss_mb,
-and stream_kb (what the streams carried).
+and stream_kb (what the streams carried); db_cpu_s and bench_cpu_s are what the database
+and this bench itself took of the same cores meanwhile.
 
 With --database postgresql://… the server keeps its tables there (--database temp starts a
 throwaway PostgreSQL for the run), and --workers N runs N processes (gunicorn + gevent);
@@ -19,13 +20,14 @@ cpu_s then counts every server process, not the database's.
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import re
 import selectors
 import threading
 import time
 
-from benchlib import Client, Server, TempPostgres, event_stream, new_table, percentile
+from benchlib import Client, Server, TempPostgres, cpu_seconds, event_stream, new_table, percentile
 
 TIMEOUT = 5.0
 
@@ -113,13 +115,13 @@ def main():
     cluster = TempPostgres().start() if args.database == "temp" else None
     database = cluster.url if cluster else args.database
     try:
-        run(args, streams_total, database)
+        run(args, streams_total, database, cluster)
     finally:
         if cluster:
             cluster.stop()
 
 
-def run(args, streams_total, database):
+def run(args, streams_total, database, cluster=None):
     # None: started exactly as the README starts it
     server = Server(threads=args.threads, database=database, workers=args.workers)
     errors, results = 0, []
@@ -137,6 +139,9 @@ def run(args, streams_total, database):
         ready.wait(60)
         time.sleep(1.0)  # every stream is open
         cpu_before = server.cpu_seconds()
+        # The machine's other users of its cores: the database, and this bench (taps, reader).
+        db_before = cluster.cpu_seconds() if cluster else 0.0
+        bench_before = sum(os.times()[:2]) + cpu_seconds([reader.pid])
 
         posts = []  # (table index, version, sent at, tapping phone, answered at)
         lock = threading.Lock()
@@ -174,6 +179,8 @@ def run(args, streams_total, database):
         for thread in tappers:
             thread.join()
         time.sleep(TIMEOUT if posts else 0)
+        db_cpu = (cluster.cpu_seconds() if cluster else 0.0) - db_before
+        bench_cpu = sum(os.times()[:2]) + cpu_seconds([reader.pid]) - bench_before
         stop.set()
         streams = SeenElsewhere(*out.get(timeout=120))
         reader.join()
@@ -202,7 +209,8 @@ def run(args, streams_total, database):
             "seen_p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
             "seen_max_ms": round(max(latencies), 2) if latencies else None,
             "stream_kb": round(streams.bytes / 1024), "missed": missed, "errors": errors,
-            "cpu_s": round(cpu, 2), "peak_rss_mb": round(server.peak_rss_mb(), 1),
+            "cpu_s": round(cpu, 2), "db_cpu_s": round(db_cpu, 2), "bench_cpu_s": round(bench_cpu, 2),
+            "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
             "database": "postgresql" if database else "sqlite", "workers": args.workers or 1,
         }

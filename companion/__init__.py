@@ -67,10 +67,10 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, errors, game_routes, live, parts, rules_routes, tables, tablet, web
+    from . import access, db, errors, forms, game_routes, live, parts, rules_routes, tables, tablet, web
     from . import night
 
-    app.jinja_env.globals["public"] = parts.public
+    app.jinja_env.globals.update(public=parts.public, m=forms.Forms(), forms=forms.Forms)
     app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat)
 
     db.init_app(app)

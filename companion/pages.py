@@ -35,7 +35,23 @@ def context(table, viewer, page, extra=None, fragment=True, folded=None):
         log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
         # A fragment's forms take the token from the page's hx-headers (see parts.py).
         csrf=None if fragment else access.csrf_token(table),
-        act_base=url_for("tables.act", code=table.code, kind="-")[:-1], **(extra or {}))
+        act_base=address("tables.act", code=table.code, kind="-")[:-1],
+        live_url=address("tables.live", code=table.code, page=page), **(extra or {}))
+
+
+_addresses = {}
+
+
+def address(endpoint, **values):
+    """url_for, kept: every render of a live fragment asks for the same two addresses, for
+    every phone on every change."""
+    key = (request.script_root, endpoint, *values.items())
+    found = _addresses.get(key)
+    if found is None:
+        if len(_addresses) > 10000:
+            _addresses.clear()
+        found = _addresses[key] = url_for(endpoint, **values)
+    return found
 
 
 def live_viewer(table, page):

@@ -221,9 +221,7 @@ def board(table, folded):
     }
 
 
-@bp.app_context_processor
-def _tablet_helpers():
-    return {"tablet_board": board}
+bp.app_template_global("tablet_board")(board)
 
 
 # --- the page and its actions -----------------------------------------------------------
@@ -380,7 +378,5 @@ def revoke(code):
     return redirect(url_for("tables.host", code=table.code), 303)
 
 
-@bp.app_context_processor
-def _host_menu():
-    # The host page's tablet menu asks how many devices are let in.
-    return {"tablet_devices": access.let_in_devices}
+# The host page's tablet menu asks how many devices are let in.
+bp.app_template_global("tablet_devices")(access.let_in_devices)

@@ -116,16 +116,15 @@ def template_links(root):
         text = path.read_text(encoding="utf-8")
         parts = rel.split("/")
         game = parts[1] if parts[0] == "games" and len(parts) > 2 else None
-        if rel != "_macros.html":       # the help macro itself builds the href
-            for m in HELP_CALL.finditer(text):
-                literal, dynamic = entry_ids(first_argument(text, m.end()))
-                for entry_id in literal:
-                    links.append((rel, game, entry_id, f"m.help({entry_id!r})"))
-                for expr in dynamic:
-                    key = (game, expr)
-                    assert key in DYNAMIC, f"{rel}: m.help({expr}) has no known ids: add it to DYNAMIC"
-                    for entry_id in DYNAMIC[key]():
-                        links.append((rel, game, entry_id, f"m.help({expr})"))
+        for m in HELP_CALL.finditer(text):
+            literal, dynamic = entry_ids(first_argument(text, m.end()))
+            for entry_id in literal:
+                links.append((rel, game, entry_id, f"m.help({entry_id!r})"))
+            for expr in dynamic:
+                key = (game, expr)
+                assert key in DYNAMIC, f"{rel}: m.help({expr}) has no known ids: add it to DYNAMIC"
+                for entry_id in DYNAMIC[key]():
+                    links.append((rel, game, entry_id, f"m.help({expr})"))
         for m in HREF.finditer(text):
             segments = m.group(1).split("/")[2:]      # after "", "rules"
             if len(segments) >= 2 and not EXPRESSION.fullmatch(segments[1]):
@@ -142,8 +141,8 @@ def template_links(root):
 @pytest.fixture
 def template_root(app):
     roots = [Path(p) for p in app.jinja_loader.searchpath]
-    root = next((r for r in roots if (r / "_macros.html").exists()), None)
-    assert root, f"no _macros.html under {roots}"
+    root = next((r for r in roots if (r / "base.html").exists()), None)
+    assert root, f"no base.html under {roots}"
     return root
 
 

@@ -77,10 +77,8 @@ def _deck_info(db):
     }
 
 
-@bp.app_context_processor
-def inject_deck_info():
-    # A function, not data: only the Age of Assassins board calls it, so other pages pay nothing.
-    return {"assassins_deck_info": deck_info}
+# A function, not data: only the Age of Assassins board calls it, so other pages pay nothing.
+bp.app_template_global("assassins_deck_info")(deck_info)
 
 
 # --- the deck-list page -----------------------------------------------------------------

@@ -82,10 +82,10 @@ def _phone_is_back(table, viewer):
     changed(table)
 
 
-@bp.app_context_processor
-def _presence_for_templates():
-    # The host's board asks how long a seat must still be away before it offers to stand in.
-    return {"blackmail_wait": lambda table, seat: presence.wait_left(away(table.id, seat))}
+@bp.app_template_global()
+def blackmail_wait(table, seat):
+    """How long a seat must still be away before the host's board offers to stand in."""
+    return presence.wait_left(away(table.id, seat))
 
 
 def game_table(code):

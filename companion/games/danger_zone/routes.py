@@ -96,7 +96,6 @@ def race_plot(view):
             "grid": grid, "series": series}
 
 
-@bp.app_context_processor
-def board_helpers():
-    return {"danger_zone": {"board_view": board_view, "race_plot": race_plot,
-                            "odds_grid": ODDS_GRID}}
+# Template globals, not a context processor: those run on every render of every page.
+bp.record_once(lambda state: state.app.jinja_env.globals.update(danger_zone={
+    "board_view": board_view, "race_plot": race_plot, "odds_grid": ODDS_GRID}))

@@ -1,0 +1,44 @@
+"""The form and the rules link every board repeats: `m.act_form`, `m.post_form` and `m.help`
+in the templates.
+
+Python, not Jinja macros: a macro file sees the page's act_base, form token and page kind
+only when imported "with context", and such an import runs the file again on every render:
+for every phone, on every change (about a sixth of a phone's render). These read the same
+values from the calling template's context instead.
+
+A form posts with htmx into the live fragment and still works as a plain form (a phone
+without script). The tablet posts each seat's panel to that seat's own address, so it makes
+an `m` of its own per panel: `{% set m = forms(act_base) %}`.
+"""
+
+from jinja2 import pass_context
+from markupsafe import Markup, escape
+
+
+class Forms:
+    def __init__(self, act_base=None):
+        self.act_base = act_base  # None: the render's own act_base
+
+    @pass_context
+    def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None):
+        """A form for the action `kind` (its address built from act_base), or to `url`."""
+        target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
+        csrf = ctx.get("csrf")
+        return Markup("".join((
+            f'<form method="post" action="{target}" hx-post="{target}" class="{escape(class_)}"',
+            f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
+            f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
+            f'<input type="hidden" name="page" value="{escape(ctx.get("page", ""))}">',
+            caller() if caller else "", "</form>")))
+
+    @pass_context
+    def post_form(self, ctx, url, class_="", confirm=None, caller=None):
+        """The same form to any address (seat admin, the ghost deal)."""
+        return self.act_form.__func__(self, ctx, None, class_, confirm, url, caller)
+
+    @pass_context
+    def help(self, ctx, entry, label="?"):
+        """The "?" that opens the rules entry `entry` of the table's game."""
+        entry = escape(entry)
+        return Markup(f'<a class="help" href="/rules/{escape(ctx["table"].game)}/{entry}"'
+                      f' data-help aria-label="Rules: {entry}">{escape(label)}</a>')
