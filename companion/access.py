@@ -36,13 +36,18 @@ def cookie_path(table):
     return f"/t/{table.code}"
 
 
-def current_viewer(table):
+def current_viewer(table, folded=None):
     """The viewer dict for this request at this table, or None for someone with no seat.
-    Asked once per request (a route, its game's hooks and the render all want it)."""
+    Asked once per request (a route, its game's hooks and the render all want it).
+
+    `folded`: a kept fold believed current (live.current_fold), to spare the query; a phone
+    it does not know (one that joined a moment ago, say) is looked up again in a fresh one.
+    The write itself then checks its rules against the log read under the table's lock."""
     known = g.setdefault("viewers", {})
     if table.id not in known:
-        known[table.id] = store.identify(get_db(), table, request.cookies.get(COOKIE),
-                                         tokens=g.get("tokens", {}).get(table.id))
+        token, tokens = request.cookies.get(COOKIE), g.get("tokens", {}).get(table.id)
+        viewer = store.identify(get_db(), table, token, folded, tokens) if folded else None
+        known[table.id] = viewer or store.identify(get_db(), table, token, tokens=tokens)
     return known[table.id]
 
 
@@ -152,8 +157,8 @@ def same_origin_only():
         abort(403, "Requests from other sites are refused.")
 
 
-def require_viewer(table, host=False):
-    viewer = current_viewer(table)
+def require_viewer(table, host=False, folded=None):
+    viewer = current_viewer(table, folded)
     if viewer is None:
         abort(403, "You have no seat at this table. Join it first.")
     if host and viewer["role"] != "host":

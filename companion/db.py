@@ -153,15 +153,18 @@ class transaction:
     With `table_id`, the block is one append to that table's log. SQLite has one writer at a
     time anyway; PostgreSQL runs appends to different tables side by side, and the advisory
     lock makes those to one table (from any process) wait their turn, so they never
-    interleave and a resent tap finds the first one's event."""
+    interleave and a resent tap finds the first one's event.
 
-    def __new__(cls, conn, table_id=None):
+    `read` (a SELECT with no parameters) runs first thing inside: its rows are `.rows` (on
+    PostgreSQL it goes with BEGIN and the lock, in one round trip)."""
+
+    def __new__(cls, conn, table_id=None, read=None):
         if isinstance(conn, PgConn):
-            return _pg_transaction(conn, table_id)
+            return _pg_transaction(conn, table_id, read)
         return super().__new__(cls)
 
-    def __init__(self, conn, table_id=None):
-        self.conn = conn
+    def __init__(self, conn, table_id=None, read=None):
+        self.conn, self.read, self.rows = conn, read, None
 
     def __enter__(self):
         if self.conn.in_transaction:  # nested: SQLite would refuse it; the lock would hang
@@ -170,7 +173,10 @@ class transaction:
             raise sqlite3.OperationalError("database is locked")
         try:
             self.conn.execute("BEGIN IMMEDIATE")
+            if self.read:
+                self.rows = self.conn.execute(self.read).fetchall()
         except BaseException:
+            self._roll_back()
             _write_lock.release()
             raise
         return self.conn
@@ -199,6 +205,15 @@ def insert(conn, sql, params):
     if isinstance(conn, PgConn):
         return conn.execute(sql + " RETURNING id", params).fetchone()[0]
     return conn.execute(sql, params).lastrowid
+
+
+def insert_event(conn, columns, values):
+    """Add one event to the log; returns its id. In a table's transaction on PostgreSQL the id
+    was drawn with the lock, and the row goes with the COMMIT (one round trip for both)."""
+    if isinstance(conn, PgConn) and conn.next_event_id is not None:
+        return conn.defer_event(columns, values)
+    return insert(conn, f"INSERT INTO events ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                  values)
 
 
 def notify_change(conn, table_id, version):

@@ -40,18 +40,19 @@ class _Table:
         self.reading = threading.Lock()
         self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
 
-    def who_at(self, version, read):
-        """(the table's row, its seat tokens) as of `version` or later: read by the first of
-        its streams here to ask, once per version, while the others wait and share it. A
-        change to either (a seat added, a host handed over) is logged in the same write, so
-        a read made after that version was known already shows it."""
+    def who_at(self, folded, read):
+        """(the table's row, its seat tokens) as of the fold's version or later: read by the
+        first of its streams here to ask, while the others wait and share it, and read again
+        only after a write that may have changed them (store.who_changed: a seat added, a
+        host handed over), which logs its event in the same transaction. So a read made
+        once that event's version was known shows the change, and a score changes nothing."""
         with self.reading:
             kept_version, kept = self.who
-            if kept is not None and kept_version >= version:
+            if kept is not None and not store.who_changed(folded, kept_version):
                 return kept
             kept = read()
             if kept[0] is not None:
-                self.who = (version, kept)
+                self.who = (folded.version, kept)
             return kept
 
     def parts(self, look):
@@ -264,6 +265,21 @@ def answer(table, page):
     return watched.parts(lambda version, _: (kind_of(page, viewer), render))[2]
 
 
+def current_fold(table):
+    """The kept fold of a table that has streams here, if it is as new as every change this
+    process has heard of (its streams bring it up to date on each one): a tap identifies
+    its phone with it, with no query. None when this process may not have heard of all:
+    no stream of the table here, or the PostgreSQL listener is reconnecting."""
+    watched = notifier().watching(table.id)
+    if watched is None:
+        return None
+    if uses_postgres():
+        heard = current_app.extensions.get("pg_listener")
+        if heard is None or heard[0] != os.getpid() or not heard[1].connected.is_set():
+            return None
+    return store.kept(table, watched.version)
+
+
 def away_seconds(table_id, seat):
     """How long a seat's phone has had no open page at any process of this server (0 while
     one is open somewhere). On PostgreSQL the other processes' pages count through
@@ -392,9 +408,9 @@ def looker(table, asked, token):
     read = lambda: store.table_and_tokens(get_db(), table.code)  # noqa: E731
 
     def look(version, watched=None):
-        row, tokens = watched.who_at(version, read) if watched else read()
+        folded = store.kept(table, version) or store.load(get_db(), table, at_least=version)
+        row, tokens = watched.who_at(folded, read) if watched else read()
         fresh = row or table
-        folded = store.kept(fresh, version) or store.load(get_db(), fresh, at_least=version)
         g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
         page, viewer = pages.live_viewer(fresh, asked)
         return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)

@@ -74,9 +74,22 @@ class PgConn:
     def __init__(self, raw):
         self.raw = raw
         self.notify = None  # a NOTIFY to send with this transaction's COMMIT
+        self.next_event_id = None  # an event id drawn with a table's lock, not used yet
+        self.deferred = None  # (INSERT of that event, its values): sent with the COMMIT
 
     def execute(self, sql, params=()):
+        if self.deferred:  # whatever comes next may read the event: it goes first
+            self.raw.execute(*self.deferred)
+            self.deferred = None
         return self.raw.execute(_sql(sql), tuple(params))
+
+    def defer_event(self, columns, values):
+        """Hold back the INSERT of a table's new event (under the id drawn with its lock)
+        until the next statement or the COMMIT, whichever comes first."""
+        event_id, self.next_event_id = self.next_event_id, None
+        self.deferred = (f"INSERT INTO events (id, {', '.join(columns)})"
+                         f" VALUES ({', '.join(['%s'] * (len(columns) + 1))})", (event_id, *values))
+        return event_id
 
     @property
     def in_transaction(self):
@@ -92,21 +105,32 @@ class PgConn:
 
 
 class _pg_transaction:
-    def __init__(self, conn, table_id):
-        self.conn, self.table_id = conn, table_id
+    def __init__(self, conn, table_id, read=None):
+        self.conn, self.table_id, self.read, self.rows = conn, table_id, read, None
 
     def __enter__(self):
         if self.conn.in_transaction:
             import psycopg
             raise psycopg.OperationalError("cannot start a transaction within a transaction")
-        self.conn.notify = None
+        self.conn.notify = self.conn.next_event_id = self.conn.deferred = None
         # One round trip (integers only, so no parameters needed): each one costs a wake-up
-        # of the database's process, which a busy machine makes dear.
-        begin = "BEGIN"
+        # of the database's process, which a busy machine makes dear. A table's write also
+        # draws its event's id there, under the lock, so ids rise in the order of commits.
+        begin = ["BEGIN"]
         if self.table_id is not None:  # waits at most lock_timeout (_configure)
-            begin += f"; SELECT pg_advisory_xact_lock({TABLE_LOCK}, {int(self.table_id)})"
+            begin += [f"SELECT pg_advisory_xact_lock({TABLE_LOCK}, {int(self.table_id)})",
+                      "SELECT nextval(pg_get_serial_sequence('events', 'id'))"]
+        if self.read:
+            begin.append(self.read)
         try:
-            self.conn.raw.execute(begin)
+            cursor = self.conn.raw.execute("; ".join(begin))
+            if self.table_id is not None:
+                cursor.nextset()
+                cursor.nextset()
+                self.conn.next_event_id = cursor.fetchone()[0]
+            if self.read:
+                cursor.nextset()
+                self.rows = cursor.fetchall()
         except BaseException:
             self._roll_back()
             raise
@@ -114,9 +138,18 @@ class _pg_transaction:
 
     def __exit__(self, exc_type, exc, tb):
         notify, self.conn.notify = self.conn.notify, None
+        deferred, self.conn.deferred = self.conn.deferred, None
+        self.conn.next_event_id = None
         if exc_type is None:
             try:
-                self.conn.raw.execute(f"{notify}; COMMIT" if notify else "COMMIT")
+                if deferred:  # the event, its NOTIFY and the COMMIT: one round trip
+                    import psycopg
+                    sql, values = deferred
+                    end = f"{notify}; COMMIT" if notify else "COMMIT"
+                    psycopg.ClientCursor(self.conn.raw).execute(
+                        f"{sql}; {end.replace('%', '%%')}", values)
+                else:
+                    self.conn.raw.execute(f"{notify}; COMMIT" if notify else "COMMIT")
             except BaseException:
                 self._roll_back()
                 raise
@@ -125,6 +158,7 @@ class _pg_transaction:
         return False
 
     def _roll_back(self):
+        self.conn.deferred = self.conn.next_event_id = None
         try:
             if not self.conn.broken and self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")

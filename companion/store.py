@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from . import games, names
-from .db import insert, notify_change, transaction
+from .db import insert, insert_event, notify_change, transaction
 from contextlib import contextmanager
 from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, apply_roster,
                          check_post, may_undo, undo_right)
@@ -156,8 +156,7 @@ def clean_name(name, state, seat=None):
 def add_seat(db, table, name, actor, phone=True, as_host=False):
     """Seat a player; returns (seat_id, token). The token is the seat's cookie."""
     token = new_token() if phone and not as_host else None
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         name = clean_name(name, folded.state)
         if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
@@ -175,8 +174,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
 
 
 def rename_seat(db, table, seat, name, actor):
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         name = clean_name(name, folded.state, seat)
         _append(db, table, folded, "seat.rename", {"seat": seat, "name": name}, actor, None, pending)
@@ -184,16 +182,14 @@ def rename_seat(db, table, seat, name, actor):
 
 def remove_seat(db, table, seat, actor):
     """Take a seat off the table; the host can undo it, and the phone's token then works again."""
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         _append(db, table, folded, "seat.remove", {"seat": seat}, actor, None, pending)
 
 
 def move_seat(db, table, seat, step, actor):
     """Move a seat one place clockwise (step=1) or anticlockwise (step=-1)."""
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         order = [s["id"] for s in folded.state["seats"]]
         if seat not in order:
@@ -211,8 +207,7 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
 
     A repeated action_id (a resent tap) returns the first event's id and applies nothing.
     """
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         if action_id in folded.actions:
             return folded.actions[action_id]
         if kind in ROSTER_KINDS or kind in NIGHT_KINDS or kind == "undo":
@@ -229,8 +224,7 @@ def undo(db, table, event_id, actor, action_id=None):
 
     Needs the right to post the entry's action (games.base.undo_right), and happens once:
     an entry already undone is refused, with who undid it, however many phones tap at once."""
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         if action_id in folded.actions:
             return folded.actions[action_id]
         _check_open(folded)
@@ -252,13 +246,19 @@ def undo(db, table, event_id, actor, action_id=None):
 
 @contextmanager
 def _writing(db, table):
-    """A write transaction whose new fold reaches the cache only once it has committed.
+    """A write transaction, with the table's fold as of its start; the new fold reaches the
+    cache only once it has committed.
 
-    One append to this table at a time, from any process (db.transaction); the commit
-    tells every process's open pages (db.notify_change: NOTIFY on PostgreSQL)."""
-    pending = []
-    with transaction(db, table.id):
-        yield pending
+    One append to this table at a time, from any process (db.transaction); the events after
+    the kept fold are read in the same round trip as the lock, and the commit tells every
+    process's open pages (db.notify_change: NOTIFY on PostgreSQL)."""
+    pending, kept = [], _cache_get(table)
+    write = transaction(db, table.id, read="SELECT * FROM events WHERE table_id=%d AND id>%d ORDER BY id"
+                        % (table.id, kept.version if kept else 0))
+    with write:
+        folded = _brought_up(db, table, kept, [_event(row) for row in write.rows])
+        _cache_put(table, folded)
+        yield pending, folded
         if pending:
             notify_change(db, table.id, pending[-1].version)
     if pending:
@@ -268,10 +268,8 @@ def _writing(db, table):
 def _append(db, table, folded, kind, data, actor, action_id, pending):
     """Insert one event after checking it folds cleanly; the caller holds the transaction."""
     event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now(), "action_id": action_id}
-    event["id"] = insert(
-        db, "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, action_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]))
+    event["id"] = insert_event(db, ("table_id", "kind", "data", "actor_role", "actor_seat", "action_id", "created_at"),
+                               (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]))
     if kind == "undo":
         # Voiding an old event changes everything after it: fold the whole log again,
         # strictly, so an undo that later events depend on is refused.
@@ -285,10 +283,13 @@ def _append(db, table, folded, kind, data, actor, action_id, pending):
 def _events(db, table, after=0):
     rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
                       (table.id, after)).fetchall()
-    return [{"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]),
-             "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"],
-             "action_id": r["action_id"]}
-            for r in rows]
+    return [_event(r) for r in rows]
+
+
+def _event(r):
+    return {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]),
+            "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"],
+            "action_id": r["action_id"]}
 
 
 def _voided(events):
@@ -408,18 +409,31 @@ def _cache_put(table, folded):
 
 def _refresh(db, table):
     """The table's fold brought up to date with the log (incrementally when it can)."""
-    folded = _cache_get(table)
-    if folded is None:
-        folded = _fold(table, _events(db, table))
-    else:
-        newer = _events(db, table, after=folded.version)
-        if any(e["kind"] == "undo" for e in newer):
-            folded = _fold(table, _events(db, table))
-        else:
-            for event in newer:
-                folded = _step(table, folded, event, strict=False)
+    kept = _cache_get(table)
+    folded = _brought_up(db, table, kept, _events(db, table, after=kept.version if kept else 0))
     _cache_put(table, folded)
     return folded
+
+
+def _brought_up(db, table, kept, newer):
+    """The fold `kept` (None: none kept) with the events that came after it."""
+    if kept is None or any(e["kind"] == "undo" for e in newer):
+        return _fold(table, newer if kept is None else _events(db, table))
+    for event in newer:
+        kept = _step(table, kept, event, strict=False)
+    return kept
+
+
+def who_changed(folded, since):
+    """Whether a write after version `since` may have changed the table's row or its seat
+    tokens. Only seat and night changes do (a join, a seat taken off, the host handed over),
+    and each logs its event in the same transaction."""
+    for entry in reversed(folded.log):
+        if entry["id"] <= since:
+            return False
+        if entry["kind"] in ROSTER_KINDS or entry["kind"] in NIGHT_KINDS:
+            return True
+    return False
 
 
 def kept(table, at_least):
@@ -568,8 +582,7 @@ def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action
     module = games.get(game)
     if game not in games.TABLE_GAMES or module is None:
         raise RuleError("Pick one of the games.")
-    with _writing(db, old) as pending:
-        folded = _refresh(db, old)
+    with _writing(db, old) as (pending, folded):
         ahead = folded.night.get("next")
         if ahead:
             return find_table(db, ahead["code"]), False
@@ -653,8 +666,7 @@ def _phone_seat(db, table, folded, seat, what):
 
 def set_cohost(db, table, seat, on, actor):
     """Make a seat's phone a co-host (the host's rights at its own seat), or take that back."""
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         _phone_seat(db, table, folded, seat, "be a co-host")
         if (seat in folded.night.get("cohosts", ())) == on:
@@ -668,8 +680,7 @@ def hand_over(db, table, seat, actor):
     seat, if it has one, gets a token of its own: returned, for the old host's device, which
     stays at the table as that player. None when the old host had no seat."""
     token = None
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         _check_open(folded)
         hashed = _phone_seat(db, table, folded, seat, "take over as host")
         before = table.host_seat if table.host_seat in {s["id"] for s in folded.state["seats"]} else None
@@ -696,8 +707,7 @@ def recover_host(db, recovery_hash, new_night):
                             (row["id"],)).fetchone()
         table = Table.from_row(newest)
         token = new_token()
-        with _writing(db, table) as pending:
-            folded = _refresh(db, table)
+        with _writing(db, table) as (pending, folded):
             if folded.night.get("next"):
                 continue
             for older in db.execute("SELECT id FROM game_tables WHERE night_id=? AND id<>?",
@@ -716,8 +726,7 @@ def recover_host(db, recovery_hash, new_night):
 
 def show_night(db, table, show, actor):
     """Put the night's standings on the table screen instead of the game, or back."""
-    with _writing(db, table) as pending:
-        folded = _refresh(db, table)
+    with _writing(db, table) as (pending, folded):
         if bool(folded.night.get("screen")) == bool(show):
             raise RuleError("The table screen shows that already. Nothing changed.")
         _append(db, table, folded, "night.screen", {"show": bool(show)}, actor, None, pending)

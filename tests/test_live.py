@@ -4,7 +4,8 @@ import re
 import threading
 import time
 
-from companion.live import Notifier
+from companion.live import Notifier, _Table
+from companion.store import Folded
 
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
 
@@ -56,6 +57,31 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
     assert state["calls"] == 1
     for stream in streams:
         stream.close()
+
+
+def test_streams_read_who_is_watching_again_only_after_a_seat_or_host_change():
+    """The table's row and seat tokens are read once and kept while only the game moves (a
+    score is no reason to ask who holds a phone); a seat or host change logs its kind, and
+    the first stream to see that version reads them again."""
+    watched, reads = _Table(), []
+
+    def read():
+        reads.append(1)
+        return f"row {len(reads)}", {}
+
+    def fold(*kinds):
+        return Folded(len(kinds), {}, [{"id": n, "kind": kind} for n, kind in enumerate(kinds, 1)])
+
+    log = ["seat.join", "seat.join"]
+    assert watched.who_at(fold(*log), read)[0] == "row 1"
+    log += ["score", "score", "undo"]
+    assert watched.who_at(fold(*log), read)[0] == "row 1"
+    for read_again, change in enumerate(("seat.remove", "host.handover", "host.cohost", "seat.join"), 2):
+        log += [change, "score"]
+        assert watched.who_at(fold(*log), read)[0] == f"row {read_again}"
+        assert watched.who_at(fold(*log), read)[0] == f"row {read_again}"
+    assert len(reads) == 5
+    assert watched.who_at(fold(*log[:3]), read)[0] == "row 5"  # a slower stream's older fold
 
 
 def test_a_stream_waiting_is_woken_by_publish():
