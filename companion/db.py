@@ -6,6 +6,7 @@ it once, with `?` placeholders, and a PostgreSQL connection (pg.PgConn) answers 
 calls as sqlite3's.
 """
 
+import json
 import os
 import sqlite3
 import threading
@@ -216,11 +217,26 @@ def insert_event(conn, columns, values):
                   values)
 
 
-def notify_change(conn, table_id, version):
+NOTIFY_BYTES = 7000  # PostgreSQL takes a payload of up to 8000 bytes
+
+
+def notify_change(conn, table_id, version, step=None):
     """Inside an append's transaction: on PostgreSQL, tell every process (at commit, and only
-    if it commits) that the table is at this version. SQLite has one process: nothing to do."""
-    if isinstance(conn, PgConn):  # sent with the COMMIT, in the same round trip
-        conn.notify = f"SELECT pg_notify('{CHANNEL}' || current_schema(), '{int(table_id)} {int(version)}')"
+    if it commits) that the table is at this version, and with `step` (the version before,
+    the one event after it) what happened, if it is short. SQLite has one process: nothing
+    to do."""
+    if not isinstance(conn, PgConn):
+        return
+    payload = f"{int(table_id)} {int(version)}"
+    if step is not None:
+        before, event = step
+        told = json.dumps({key: event[key] for key in ("id", "kind", "data", "at", "action_id")}
+                          | {"by": {"role": event["by"]["role"], "seat": event["by"]["seat"]}})
+        if len(told) < NOTIFY_BYTES:
+            payload += f" {int(before)} {told}"
+    from psycopg.sql import Literal
+    # sent with the COMMIT, in the same round trip
+    conn.notify = f"SELECT pg_notify('{CHANNEL}' || current_schema(), {Literal(payload).as_string(conn.raw)})"
 
 
 @click.command("init-db")

@@ -181,6 +181,13 @@ class Notifier:
             if table.streams == 0:
                 self._tables.pop(table_id, None)
 
+    def heard(self, table_id, version, step=None):
+        """Another process's change (its NOTIFY): keep the event it carried, if it is one
+        this process's streams can use, then wake them."""
+        if step is not None and self.watching(table_id) is not None:
+            store.heard(table_id, *step)
+        self.publish(table_id, version)
+
     def publish(self, table_id, version):
         """Wake the table's streams (each renders and sends its page's parts)."""
         table = self.watching(table_id)
@@ -358,7 +365,7 @@ def listener(app=None):
             with app.app_context():
                 live = notifier()
             found = app.extensions["pg_listener"] = (os.getpid(), ChangeListener(
-                app.config["DATABASE_URL"], live.publish, live.watched).start())
+                app.config["DATABASE_URL"], live.heard, live.watched).start())
             app.extensions["presence_beat"] = PresenceBeat(app.config["DATABASE_URL"], live).start()
     return found[1]
 

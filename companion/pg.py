@@ -3,6 +3,7 @@ same calls as sqlite3's (so store.py writes its SQL once), the pool, per-table a
 locks, migrations, and the LISTEN/NOTIFY listener that wakes every process's open pages.
 """
 
+import json
 import os
 import threading
 import time
@@ -283,7 +284,8 @@ class _PgPool:
 class ChangeListener:
     """One LISTEN connection per process, in a thread of its own.
 
-    Each NOTIFY (table id and version) goes to on_change, which wakes this process's open
+    Each NOTIFY (table id and version, and maybe the event: db.notify_change) goes to
+    on_change(table id, version, step or None), which wakes this process's open
     pages of that table. If the connection drops, it reconnects (with growing pauses) and then
     reads the current version of every table watched() names, so nothing that happened
     while it was away is missed. It pings while idle, so a silently lost connection is found."""
@@ -333,11 +335,14 @@ class ChangeListener:
                 pause = min(pause * 2, 5.0)
 
     def _deliver(self, payload):
+        """'table version', or 'table version before event-json' (db.notify_change)."""
         try:
-            table_id, version = (int(part) for part in payload.split())
+            table_id, version, *step = payload.split(" ", 3)
+            table_id, version = int(table_id), int(version)
+            step = (int(step[0]), json.loads(step[1])) if step else None
         except ValueError:
             return
-        self.on_change(table_id, version)
+        self.on_change(table_id, version, step)
 
     def _resync(self, conn):
         ids = list(self.watched())

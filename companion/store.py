@@ -76,6 +76,7 @@ class Folded:
     night: dict = field(default_factory=dict)
     # {action id: event id}: a resent tap finds the event its first sending made
     actions: dict = field(default_factory=dict)
+    event: dict = None  # the event this version ends with (None for a fold of no events)
 
 
 # --- tables and seats -----------------------------------------------------------------
@@ -260,7 +261,10 @@ def _writing(db, table):
         _cache_put(table, folded)
         yield pending, folded
         if pending:
-            notify_change(db, table.id, pending[-1].version)
+            new = pending[-1]
+            # One plain event: the other processes can step their kept fold with it.
+            step = (folded.version, new.event) if len(pending) == 1 and new.event["kind"] != "undo" else None
+            notify_change(db, table.id, new.version, step)
     if pending:
         _cache_put(table, pending[-1])
 
@@ -348,7 +352,7 @@ def _step(table, folded, event, strict=True):
     actions = folded.actions
     if event.get("action_id"):  # a new dict: an older Folded is shared (the cache) and stays as it was
         actions = {**actions, event["action_id"]: event["id"]}
-    return Folded(event["id"], after, log, folded.voided, night, actions)
+    return Folded(event["id"], after, log, folded.voided, night, actions, event)
 
 
 def _undo_refusal(module, state, kind):
@@ -442,14 +446,35 @@ def kept(table, at_least):
     return folded if folded is not None and folded.version >= at_least else None
 
 
+_heard = OrderedDict()  # table id -> (version before, the event after it), from NOTIFY
+HEARD_TABLES = 1024
+
+
+def heard(table_id, before, event):
+    """Another process appended `event` to a table whose log ended at version `before`
+    (its NOTIFY said so): a stream here can step its kept fold with it, with no query."""
+    with _cache_lock:
+        _heard[table_id] = (before, event)
+        _heard.move_to_end(table_id)
+        while len(_heard) > HEARD_TABLES:
+            _heard.popitem(last=False)
+
+
 def load(db, table, at_least=0):
     """The table's current Folded state (read-only: callers must not mutate it): the kept
     one brought up to date with the events after it, in one query. With `at_least`, a kept
     state of that version or newer will do (a live stream rendering the version it was told
-    of), with no trip to the database."""
+    of), with no trip to the database, as will the kept one stepped with the event another
+    process's NOTIFY carried (heard)."""
     if at_least:
         folded = kept(table, at_least)
         if folded is not None:
+            return folded
+        with _cache_lock:
+            folded, (before, event) = _cache.get((table.id, table.code)), _heard.get(table.id, (None, None))
+        if folded is not None and folded.version == before and event["id"] >= at_least:
+            folded = _step(table, folded, event, strict=False)
+            _cache_put(table, folded)
             return folded
     return _refresh(db, table)  # one query: the events after the kept version (often none)
 

@@ -46,6 +46,7 @@ TRUSTED_JSON = {
     "rules/index.py": "the rules data shipped inside the package",
     "cli.py": "the worker configuration the parent process wrote",
     "tablet.py": "the tablet layout the app saved itself (json.dumps of checked seats)",
+    "pg.py": "the event a NOTIFY carries, sent by the app's own commit (db.notify_change)",
 }
 JSON_READERS = {"loads", "load", "JSONDecoder", "raw_decode", "get_json"}
 

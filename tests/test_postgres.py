@@ -62,7 +62,7 @@ def test_an_append_notifies_at_commit_and_a_refused_one_does_not(postgres_schema
     conn = open_database(postgres_schema_url)
     table, _ = store.create_table(conn, "generic")
     heard = []
-    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v: heard.append((t, v)),
+    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v, step: heard.append((t, v, step)),
                                         lambda: [], ping_every=0.2).start()
     try:
         assert listener.connected.wait(10)
@@ -74,7 +74,11 @@ def test_an_append_notifies_at_commit_and_a_refused_one_does_not(postgres_schema
         deadline = time.time() + 5
         while len(heard) < 2 and time.time() < deadline:
             time.sleep(0.02)
-        assert heard == [(table.id, joined), (table.id, version)]  # not the refused one
+        assert [(t, v) for t, v, _ in heard] == [(table.id, joined), (table.id, version)]  # not the refused one
+        # The score's NOTIFY carries its event, which the other processes step their fold with.
+        before, event = heard[1][2]
+        assert before == joined and event["id"] == version and event["kind"] == "score"
+        assert event["data"] == store.load(conn, table).event["data"]
     finally:
         listener.stop()
         conn.close()
@@ -87,7 +91,7 @@ def test_a_listener_that_loses_its_connection_catches_up(postgres_schema_url):
     table, _ = store.create_table(conn, "generic")
     seat, _ = store.add_seat(conn, table, "Ana", HOST)
     heard = []
-    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v: heard.append((t, v)),
+    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v, step=None: heard.append((t, v)),
                                         lambda: [table.id], ping_every=0.2).start()
     try:
         assert listener.connected.wait(10)

@@ -1,5 +1,7 @@
 """The event log: folding, undo as an event, resends applied once, state after a restart."""
 
+import json
+
 import pytest
 
 from companion import store
@@ -126,6 +128,31 @@ def test_the_kept_fold_never_goes_back_to_an_older_version(db):
     newer = store.kept(table, older.version + 1)
     store._cache_put(table, older)  # the slow reader finishes last
     assert store.kept(table, newer.version) is newer
+
+
+def test_a_stream_steps_its_kept_fold_with_the_event_another_process_told_of(db):
+    """A NOTIFY may carry the one event a write appended, with the version before it: a
+    process whose kept fold is at that version steps it with no query, to the same state."""
+    table, _ = store.create_table(db, "generic")
+    ana, _ = store.add_seat(db, table, "Ana", HOST)
+    before = store.load(db, table)
+    store.act(db, table, "score", {"seat": str(ana), "delta": "3"}, HOST)
+    after = store.load(db, table)
+    store.clear_cache()
+    store._cache_put(table, before)  # this process had only seen the version before
+
+    class Unreachable:
+        def execute(self, *args):
+            raise AssertionError("the stream queried the database")
+
+    assert after.event["kind"] == "score"
+    store.heard(table.id, before.version, json.loads(json.dumps(after.event)))
+    stepped = store.load(Unreachable(), table, at_least=after.version)
+    assert (stepped.version, stepped.state, stepped.log) == (after.version, after.state, after.log)
+    store.clear_cache()
+    store._cache_put(table, before)
+    store.heard(table.id, before.version - 1, after.event)  # not the step from what it has
+    assert store.load(db, table, at_least=after.version).state == after.state
 
 
 def test_refused_changes_leave_nothing_behind(db):
