@@ -70,7 +70,7 @@ def create_app(test_config=None):
     from . import access, db, errors, forms, game_routes, live, parts, rules_routes, tables, tablet, web
     from . import night
 
-    app.jinja_env.globals.update(public=parts.public, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms)
+    app.jinja_env.globals.update(public=parts.public, row=parts.row, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms)
     app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat)
 
     db.init_app(app)

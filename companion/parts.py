@@ -46,6 +46,7 @@ def _kept(table, version):
 def clear():
     with _lock:
         _parts.clear()
+        _rows.clear()
 
 
 def public_view(table, folded):
@@ -78,6 +79,31 @@ def public(ctx, template, key=None, **values):
         if kept is not None:
             part = kept.setdefault(name, part)
     return part
+
+
+KEPT_ROWS = 20_000  # rows kept across versions (a few hundred bytes each)
+_rows = OrderedDict()  # (table id, code, page, template, key) -> Markup
+
+
+@pass_context
+def row(ctx, template, key, **values):
+    """One row of a shared part (a seat's line, a log line), kept across versions: a tap
+    changes a row or two, so the part rendered for the new version takes the others from
+    here. What the row shows must follow from `key` (with the table, the page kind and the
+    template): it gets `values`, the table and its addresses, never `view` or `viewer`. A
+    whole page (its forms carry the token) renders its rows fresh."""
+    table, page, csrf = ctx["table"], ctx["page"], ctx.get("csrf")
+    name = (table.id, table.code, page, template, key)
+    found = None if csrf else _rows.get(name)
+    if found is None:
+        found = render(template, dict(table=table, page=page, module=table.module, csrf=csrf,
+                                      act_base=ctx["act_base"], **values))
+        if not csrf:
+            with _lock:
+                _rows[name] = found
+                while len(_rows) > KEPT_ROWS:
+                    _rows.popitem(last=False)
+    return found
 
 
 class _Part(Markup):
