@@ -129,7 +129,10 @@ def run(args, streams_total, database, cluster=None):
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
         # Each phone's page was just loaded: its stream opens at the table's version, as a
         # real page's does (?v=), so nothing is sent until the first change.
-        versions = [json.loads(phones[0].get(f"/t/{code}/state.json")[2])["version"] for code, phones in tables]
+        states = [json.loads(phones[0].get(f"/t/{code}/state.json")[2]) for code, phones in tables]
+        versions = [state["version"] for state in states]
+        # what the phones tap: a seat of their table (asked now, so the timed part is taps only)
+        seat_ids = [[s["id"] for s in state["state"]["seats"]] for state in states]
         specs = [(code, phone.cookies["tc"], (t, p), versions[t])
                  for t, (code, phones) in enumerate(tables) for p, phone in enumerate(phones)]
         context = multiprocessing.get_context("fork")
@@ -151,13 +154,10 @@ def run(args, streams_total, database, cluster=None):
         def tapper(t):
             nonlocal errors
             code, phones = tables[t]
-            seats = None
+            seats = seat_ids[t]
             for _ in range(per_table):
                 time.sleep(random.uniform(0.5, 1.5) * gap)
                 phone = random.choice(phones)
-                if seats is None:
-                    status, _, text, _ = phone.get(f"/t/{code}/state.json")
-                    seats = [s["id"] for s in json.loads(text)["state"]["seats"]]
                 sent = time.perf_counter()
                 status, _, text, _ = phone.post(
                     f"/t/{code}/act/score",

@@ -12,12 +12,13 @@ The form token is what made parts per-viewer: a fragment's forms rely on the pag
 script posts plain forms), so whole pages render their parts fresh and cache nothing.
 """
 
+import secrets
 import threading
 from collections import OrderedDict
 
 from flask import current_app
 from jinja2 import pass_context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .games.base import may_undo
 
@@ -82,28 +83,34 @@ def public(ctx, template, key=None, **values):
 
 
 KEPT_ROWS = 20_000  # rows kept across versions (a few hundred bytes each)
-_rows = OrderedDict()  # (table id, code, page, template, key) -> Markup
+_rows = OrderedDict()  # (table id, code, page, template, key) -> (with token field, without)
+# A kept row is rendered with this in place of a phone's form token: a whole page puts the
+# phone's own in, a fragment (its forms take the token from the page) drops the field.
+_HOLDER = secrets.token_hex(16)  # no text a player types can hold it
+_TOKEN_FIELD = f'<input type="hidden" name="csrf" value="{_HOLDER}">'
 
 
 @pass_context
 def row(ctx, template, key, **values):
     """One row of a shared part (a seat's line, a log line), kept across versions: a tap
     changes a row or two, so the part rendered for the new version takes the others from
-    here. What the row shows must follow from `key` (with the table, the page kind and the
-    template): it gets `values`, the table and its addresses, never `view` or `viewer`. A
-    whole page (its forms carry the token) renders its rows fresh."""
+    here, and a page load's rows serve the changes after it. What the row shows must follow
+    from `key` (with the table, the page kind and the template): it gets `values`, the
+    table and its addresses, never `view` or `viewer`."""
     table, page, csrf = ctx["table"], ctx["page"], ctx.get("csrf")
     name = (table.id, table.code, page, template, key)
-    found = None if csrf else _rows.get(name)
+    found = _rows.get(name)
     if found is None:
-        found = render(template, dict(table=table, page=page, module=table.module, csrf=csrf,
-                                      act_base=ctx["act_base"], **values))
-        if not csrf:
-            with _lock:
-                _rows[name] = found
-                while len(_rows) > KEPT_ROWS:
-                    _rows.popitem(last=False)
-    return found
+        held = render(template, dict(table=table, page=page, module=table.module, csrf=_HOLDER,
+                                     act_base=ctx["act_base"], **values))
+        found = (str(held), Markup(str(held).replace(_TOKEN_FIELD, "")))
+        with _lock:
+            _rows[name] = found
+            while len(_rows) > KEPT_ROWS:
+                _rows.popitem(last=False)
+    if csrf:
+        return Markup(found[0].replace(_HOLDER, str(escape(csrf))))
+    return found[1]
 
 
 class _Part(Markup):
