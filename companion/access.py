@@ -18,12 +18,13 @@ TOO_MANY = "Too many wrong table codes from this device. Wait a minute, then che
 COOKIE_DAYS = 30
 
 
-def table_or_404(code):
+def table_or_404(code, known=None):
     """The table with this code; every /t/<code>/… address counts wrong codes here, so a
-    device that guesses too often waits, whichever address it guesses at."""
+    device that guesses too often waits, whichever address it guesses at. `known`: the
+    table's row and seat tokens as its live streams read them (live.known_table)."""
     limiter = guess_limiter()
     limiter.check(request.remote_addr)
-    table, tokens = store.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {})
+    table, tokens = known or (store.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {}))
     if table is None:
         limiter.miss(request.remote_addr)
         abort(404, "No table has that code. Check the letters and try again.")

@@ -39,6 +39,7 @@ class _Table:
         self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
         self.reading = threading.Lock()
         self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
+        self.code = None
 
     def who_at(self, folded, read):
         """(the table's row, its seat tokens) as of the fold's version or later: read by the
@@ -84,6 +85,7 @@ class Notifier:
     def __init__(self, reap_every=1.0):
         self._lock = threading.Lock()
         self._tables = {}   # table id -> _Table
+        self._codes = {}    # table code -> table id, for the tables with a stream here
         self._open = {}     # stream key -> (table, gone)
         self._gone = set()  # stream keys whose phone has gone
         self._reap_every = reap_every
@@ -101,6 +103,11 @@ class Notifier:
         """The live state of a table with an open stream here, else None."""
         with self._lock:
             return self._tables.get(table_id)
+
+    def watching_code(self, code):
+        """The live state of the table with this code if it has an open stream here."""
+        with self._lock:
+            return self._tables.get(self._codes.get(code))
 
     def watched(self):
         """The tables with an open stream here (a listener that reconnects re-reads these)."""
@@ -133,7 +140,7 @@ class Notifier:
                 return 0.0
             return time.monotonic() - self._seat_left.get((table_id, seat), self._started)
 
-    def open(self, table_id, version, gone=None, limit=None, seat=None):
+    def open(self, table_id, version, gone=None, limit=None, seat=None, code=None):
         """Count a new stream in, or return None when `limit` streams are open already.
 
         Checked and counted in one step, so pages reconnecting together cannot all slip past
@@ -145,6 +152,9 @@ class Notifier:
             table = self._tables.get(table_id)
             if table is None:
                 table = self._tables[table_id] = _Table()
+            if code is not None:
+                self._codes[code] = table_id
+                table.code = code
             table.streams += 1
             self._open[key] = (table_id, table, gone or (lambda: False), seat)
             if seat is not None:
@@ -180,6 +190,7 @@ class Notifier:
             table.streams -= 1
             if table.streams == 0:
                 self._tables.pop(table_id, None)
+                self._codes.pop(table.code, None)
 
     def heard(self, table_id, version, step=None):
         """Another process's change (its NOTIFY): keep the event it carried, if it is one
@@ -285,6 +296,18 @@ def current_fold(table):
         if heard is None or heard[0] != os.getpid() or not heard[1].connected.is_set():
             return None
     return store.kept(table, watched.version)
+
+
+def known_table(code):
+    """(the table's row, its seat tokens) for a tap at a table with streams here, as they
+    read them (_Table.who), if no seat or host change came since as far as this process has
+    heard: no query. None otherwise, and the tap reads them."""
+    watched = notifier().watching_code(store.normalize_code(code))
+    version, kept = watched.who if watched is not None else (0, None)
+    if kept is None:
+        return None
+    folded = current_fold(kept[0])
+    return None if folded is None or store.who_changed(folded, version) else kept
 
 
 def away_seconds(table_id, seat):
@@ -445,7 +468,7 @@ def events(code):
     if uses_postgres():
         listener()
     key = live.open(table.id, version, _peer_gone(request.environ),
-                    current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"])
+                    current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"], code=table.code)
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets what it is missing now and comes

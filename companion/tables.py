@@ -10,7 +10,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from . import access, game_routes, games, pages, qr, store
-from .live import answer as live_answer, current_fold, notifier
+from .live import answer as live_answer, current_fold, known_table, notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
 
@@ -189,7 +189,7 @@ def apply_change(code, write, host=False, kind=None):
 
     `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
     """
-    table = table_or_404(code)
+    table = table_or_404(code, known_table(code))  # with streams here: no query for either
     viewer = access.require_viewer(table, host=host, folded=current_fold(table))
     access.check_csrf(table)
     if kind is not None and (answer := game_routes.request_hook(table, viewer, kind)) is not None:

@@ -110,10 +110,20 @@ def server_in_process(data_dir, threads=8, **adjustments):
     store.clear_cache()
     app = create_app({"DATA_DIR": str(data_dir), "HEARTBEAT_SECONDS": 5})
     server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=threads, **adjustments)
-    threading.Thread(target=server.run, daemon=True).start()
+    closing = threading.Event()
+
+    def run():
+        try:
+            server.run()
+        except OSError:  # its sockets closed under the loop's select(): the test is over
+            if not closing.is_set():
+                raise
+
+    threading.Thread(target=run, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
+        closing.set()
         server.close()
         store.clear_cache()
 

@@ -499,3 +499,27 @@ def test_an_open_stream_asks_again_who_is_watching_on_every_change(app, night):
     bo.page("/host")
     assert bo.post(f"/seats/{cy.seat}/remove", {"page": "host"}).status_code == 200
     assert "You were removed from this table" in cys.next_message()
+
+
+def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them(app, host, join, monkeypatch):
+    """While only scores change, a tap takes the table's row and seat tokens from what its
+    streams here read (live.known_table), not from a query; after a seat change the streams
+    read them again, and a removed seat's phone is refused at once."""
+    host.start("generic")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    anas = Stream(ana, "player")
+    anas.next_message()
+    assert ana.act("score", seat=bo.seat, delta=1).status_code == 200
+    assert "+1" in anas.next_message()                # the stream has read who is watching
+    reads = []
+    real = store.table_and_tokens
+    monkeypatch.setattr(store, "table_and_tokens", lambda *args: reads.append(args[1]) or real(*args))
+    assert ana.act("score", seat=bo.seat, delta=2).status_code == 200
+    assert "+2" in anas.next_message()
+    assert reads == []                                 # neither the tap nor the stream asked
+    host.page("/host")
+    assert host.post(f"/seats/{bo.seat}/remove", {"page": "host"}).status_code == 200
+    anas.next_message()
+    assert reads                                        # a seat change: read again
+    assert bo.act("score", seat=ana.seat, delta=1).status_code == 403
+    assert ana.act("score", seat=ana.seat, delta=5).status_code == 200
