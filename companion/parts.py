@@ -1,15 +1,17 @@
 """Public parts of a live board, rendered once per table version and shared by every phone.
 
-When a change reaches the eight phones at a table, each re-fetches its fragment. Most of a
-phone's fragment is the same for all of them: the other players' lines, the "fix a score"
-rows, the log. A template marks such a part with `public(template, key, **values)`; the
-part is rendered from the table's *public* view (what the table screen sees, never the
+When a change reaches the eight phones at a table, each stream renders its phone's parts.
+Most of a phone's fragment is the same for all of them: the other players' lines, the "fix
+a score" rows, the log. A template marks such a part with `public(template, key, **values)`;
+the part is rendered from the table's *public* view (what the table screen sees, never the
 asking phone's), with no viewer and no form token in its context, and kept for that table
-version. Only the phone's own block is rendered per phone.
+version. Only the phone's own block is rendered per phone. Inside a part, `row(...)` keeps a
+single row (a seat's line, a log line) across versions.
 
 The form token is what made parts per-viewer: a fragment's forms rely on the page's
 `hx-headers` for it. A whole page still writes the token into every form (a phone without
-script posts plain forms), so whole pages render their parts fresh and cache nothing.
+script posts plain forms), so whole pages render their parts fresh; their kept rows carry a
+placeholder that each page fills with its own token.
 """
 
 import secrets

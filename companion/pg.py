@@ -142,15 +142,14 @@ class _pg_transaction:
         deferred, self.conn.deferred = self.conn.deferred, None
         self.conn.next_event_id = None
         if exc_type is None:
+            end = f"{notify}; COMMIT" if notify else "COMMIT"
             try:
                 if deferred:  # the event, its NOTIFY and the COMMIT: one round trip
                     import psycopg
                     sql, values = deferred
-                    end = f"{notify}; COMMIT" if notify else "COMMIT"
-                    psycopg.ClientCursor(self.conn.raw).execute(
-                        f"{sql}; {end.replace('%', '%%')}", values)
+                    psycopg.ClientCursor(self.conn.raw).execute(f"{sql}; {end.replace('%', '%%')}", values)
                 else:
-                    self.conn.raw.execute(f"{notify}; COMMIT" if notify else "COMMIT")
+                    self.conn.raw.execute(end)
             except BaseException:
                 self._roll_back()
                 raise
