@@ -124,8 +124,17 @@ def uses_postgres(app=None):
 
 def get_db():
     if "db" not in g:
-        g.db_pool = _pool()  # the connection goes back where it came from
-        g.db = g.db_pool.take()
+        gate = g.get("db_gate")  # a live stream's render sets one: see live.looker
+        if gate is not None:
+            gate.acquire()
+        try:
+            g.db_pool = _pool()  # the connection goes back where it came from
+            g.db = g.db_pool.take()
+        except BaseException:
+            if gate is not None:
+                gate.release()
+            raise
+        g.db_gate_held = gate
     return g.db
 
 
@@ -133,6 +142,10 @@ def close_db(exc=None):
     conn = g.pop("db", None)
     if conn is not None:
         g.pop("db_pool").give(conn)
+    held = g.pop("db_gate_held", None)
+    if held is not None:
+        held.release()
+    g.pop("db_gate", None)
 
 
 def forget_connections(app):

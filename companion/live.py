@@ -23,9 +23,12 @@ from .db import ChangeListener, close_db, get_db, uses_postgres
 
 bp = Blueprint("live", __name__)
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
-# Streams of this process rendering at one time: fewer than the database pool's connections
-# (10), so a thousand pages reconnecting together queue here rather than time out there.
-RENDERING_AT_ONCE = 8
+# Streams of this process holding a database connection at one time: fewer than the pool's
+# (10), so a thousand pages reconnecting together queue here rather than time out there. A
+# stream whose render needs no query (the usual change: the fold and who sits where are
+# kept) never waits here: under a burst, a queue for every render starved the streams
+# while the taps went on being answered.
+QUERYING_AT_ONCE = 8
 
 
 class _Table:
@@ -93,7 +96,7 @@ class Notifier:
         self._seat_open = {}   # (table id, seat) -> open streams of that seat's phone
         self._seat_left = {}   # (table id, seat) -> when its last open page went away
         self._started = time.monotonic()
-        self._rendering = threading.BoundedSemaphore(RENDERING_AT_ONCE)
+        self.querying = threading.BoundedSemaphore(QUERYING_AT_ONCE)
 
     @property
     def open_streams(self):
@@ -236,11 +239,10 @@ class Notifier:
                     return
                 if current > seen:
                     try:
-                        with self._rendering:
-                            try:
-                                seen, found, _ = table.parts(look)
-                            finally:
-                                done()
+                        try:
+                            seen, found, _ = table.parts(look)
+                        finally:
+                            done()
                     except Exception as error:  # the database is away, say: this stream ends,
                         # and the browser reopens it in 2 s (retry) and gets the whole fragment
                         current_app.logger.warning("a live stream ended: %s", error)
@@ -428,7 +430,7 @@ def _number(text):
         return 0
 
 
-def looker(table, asked, token):
+def looker(table, asked, token, gate=None):
     """look(version, watched=None) for a stream of page `asked` opened with this cookie
     token: who its asker is now (a seat removed, a host handed over: the table's row, its
     seat tokens and the fold say), and how to render what they may see at `version`. A
@@ -438,7 +440,8 @@ def looker(table, asked, token):
     read = lambda: store.table_and_tokens(get_db(), table.code)  # noqa: E731
 
     def look(version, watched=None):
-        folded = store.kept(table, version) or store.load(get_db(), table, at_least=version)
+        g.db_gate = gate  # a connection, if this look needs one, waits its turn (until done())
+        folded = store.known(table, version) or store.load(get_db(), table)
         row, tokens = watched.who_at(folded, read) if watched else read()
         fresh = row or table
         g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
@@ -451,7 +454,8 @@ def looker(table, asked, token):
 @bp.get("/t/<code>/events")
 def events(code):
     table = access.table_or_404(code)
-    version = store.load(get_db(), table).version
+    folded = store.load(get_db(), table)
+    version = folded.version
     viewer = access.current_viewer(table)  # whose phone this is: a stand-in waits for it to go
     if viewer is not None and viewer["seat"] is not None:
         game_routes.request_hook(table, viewer, "page")
@@ -461,10 +465,10 @@ def events(code):
     known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
     token = request.cookies.get(access.COOKIE)
 
-    look = looker(table, asked, token)
+    live = notifier()
+    look = looker(table, asked, token, live.querying)
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    live = notifier()
     if uses_postgres():
         listener()
     key = live.open(table.id, version, _peer_gone(request.environ),
@@ -479,6 +483,12 @@ def events(code):
             close_db()
         return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
                         headers=headers)
+    # Who sits where, read for the table's streams and taps here (known_table) now, while
+    # nothing is waiting on it, rather than by the first change (once per table here).
+    try:
+        live.watching(table.id).who_at(folded, lambda: store.table_and_tokens(get_db(), table.code))
+    finally:
+        close_db()
     response = Response(stream_with_context(
         live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db)),
         mimetype="text/event-stream", headers=headers)

@@ -460,22 +460,24 @@ def heard(table_id, before, event):
             _heard.popitem(last=False)
 
 
-def load(db, table, at_least=0):
+def known(table, at_least):
+    """The table's fold of version `at_least` or newer with no trip to the database: the kept
+    one, or the kept one stepped with the event another process's NOTIFY carried (heard).
+    None when neither will do (a live stream then loads it)."""
+    with _cache_lock:
+        folded, (before, event) = _cache.get((table.id, table.code)), _heard.get(table.id, (None, None))
+    if folded is None or folded.version >= at_least:
+        return folded
+    if folded.version == before and event["id"] >= at_least:
+        folded = _step(table, folded, event, strict=False)
+        _cache_put(table, folded)
+        return folded
+    return None
+
+
+def load(db, table):
     """The table's current Folded state (read-only: callers must not mutate it): the kept
-    one brought up to date with the events after it, in one query. With `at_least`, a kept
-    state of that version or newer will do (a live stream rendering the version it was told
-    of), with no trip to the database, as will the kept one stepped with the event another
-    process's NOTIFY carried (heard)."""
-    if at_least:
-        folded = kept(table, at_least)
-        if folded is not None:
-            return folded
-        with _cache_lock:
-            folded, (before, event) = _cache.get((table.id, table.code)), _heard.get(table.id, (None, None))
-        if folded is not None and folded.version == before and event["id"] >= at_least:
-            folded = _step(table, folded, event, strict=False)
-            _cache_put(table, folded)
-            return folded
+    one brought up to date with the events after it, in one query."""
     return _refresh(db, table)  # one query: the events after the kept version (often none)
 
 

@@ -1,6 +1,7 @@
 """Fixtures: an app on a temporary database, phones that join it, and a real server + browser."""
 
 import os
+import queue
 import re
 import socket
 import subprocess
@@ -299,3 +300,30 @@ def pg_live_server(tmp_path_factory, postgres_url):
 def any_live_server(request):
     """The real server, once on SQLite and once on PostgreSQL."""
     return request.getfixturevalue("live_server" if request.param == "sqlite" else "pg_live_server")
+
+
+class Stream:
+    """A page's live stream read in a thread of its own, as a server thread serves it (a
+    stream keeps its request's context pushed in the thread that reads it)."""
+
+    def __init__(self, phone, page, known=0):
+        self.messages = queue.Queue()
+        self.thread = threading.Thread(target=self._read, args=(phone, page, known), daemon=True)
+        self.thread.start()
+
+    def _read(self, phone, page, known):
+        # known: the version the page shows (a page just loaded), so nothing comes before a change
+        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False)
+        try:
+            for chunk in response.response:
+                self.messages.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        finally:
+            response.close()
+
+    def opened(self):
+        assert self.messages.get(timeout=10).startswith("retry:")
+
+    def next_message(self):
+        while (message := self.messages.get(timeout=10)).startswith((":", "retry:")):
+            pass
+        return message

@@ -4,10 +4,13 @@ import re
 import threading
 import time
 
+from companion import live
+from companion.db import close_db, get_db
 from companion.live import Notifier, _Table
 from companion.store import Folded
 
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
+from conftest import Stream
 
 
 def renderer(name):
@@ -158,3 +161,43 @@ def test_a_stream_whose_render_fails_ends_quietly(app):
         assert next(stream).startswith("retry:")
         assert list(stream) == []
     assert notifier.open_streams == 0
+
+
+def test_a_stream_takes_a_turn_for_a_connection_only_when_it_queries(app):
+    """Streams queue for database connections at their notifier's gate (a thousand pages
+    reconnecting at once must not drain the pool): get_db takes a turn, close_db gives it
+    back, and a request without a gate takes none."""
+    gate = threading.BoundedSemaphore(1)
+    with app.test_request_context():
+        get_db()
+        close_db()
+        assert gate.acquire(blocking=False)  # no gate set: no turn taken
+        gate.release()
+        from flask import g
+        g.db_gate = gate
+        get_db()
+        assert not gate.acquire(blocking=False)
+        close_db()
+        assert gate.acquire(blocking=False) and "db_gate" not in g
+
+
+def test_a_change_reaches_the_streams_with_every_turn_for_a_connection_taken(app, host, join):
+    """A score change needs no query on the streams' side: the fold is kept and who sits where
+    was read as the stream opened. So even with the gate closed (every turn for a
+    connection held elsewhere), the change arrives: no stream queues behind the taps' queries."""
+    host.start("generic")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    anas = Stream(ana, "player", known=ana.client.get(f"/t/{ana.code}/state.json").get_json()["version"])
+    anas.opened()  # at the page's version: nothing rendered for it yet
+    with app.app_context():
+        gate = live.notifier().querying
+    for _ in range(live.QUERYING_AT_ONCE):
+        assert gate.acquire(blocking=False)
+    try:
+        assert bo.act("score", seat=ana.seat, delta=3).status_code == 200
+        assert "+3" in anas.next_message()
+        assert bo.act("score", seat=ana.seat, delta=-1).status_code == 200
+        assert "Your score -1, now 2." in anas.next_message()
+    finally:
+        for _ in range(live.QUERYING_AT_ONCE):
+            gate.release()

@@ -9,7 +9,7 @@ import pytest
 
 from companion import create_app, names, records, store
 from companion.db import get_db
-from conftest import HX, Phone
+from conftest import HX, Phone, Stream
 
 
 def text(response):
@@ -458,30 +458,6 @@ def test_a_seated_host_left_out_of_the_next_game_still_hosts_it(app, host, join)
     assert host.client.get(f"/t/{code}/state.json").get_json()["viewer"] == {"role": "host", "seat": None}
 
 
-class Stream:
-    """A page's live stream read in a thread of its own, as a server thread serves it (a
-    stream keeps its request's context pushed in the thread that reads it)."""
-
-    def __init__(self, phone, page):
-        import queue
-        self.messages = queue.Queue()
-        self.thread = threading.Thread(target=self._read, args=(phone, page), daemon=True)
-        self.thread.start()
-
-    def _read(self, phone, page):
-        response = phone.client.get(f"/t/{phone.code}/events?page={page}", buffered=False)
-        try:
-            for chunk in response.response:
-                self.messages.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        finally:
-            response.close()
-
-    def next_message(self):
-        while (message := self.messages.get(timeout=10)).startswith((":", "retry:")):
-            pass
-        return message
-
-
 def test_an_open_stream_asks_again_who_is_watching_on_every_change(app, night):
     """A stream stays open for hours: the old host's stream, open while the host role is
     handed over, gets the table screen's parts from then on, never the host's controls; a
@@ -508,12 +484,12 @@ def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
     anas = Stream(ana, "player")
-    anas.next_message()
-    assert ana.act("score", seat=bo.seat, delta=1).status_code == 200
-    assert "+1" in anas.next_message()                # the stream has read who is watching
+    anas.next_message()                                # the stream read who is watching as it opened
     reads = []
     real = store.table_and_tokens
     monkeypatch.setattr(store, "table_and_tokens", lambda *args: reads.append(args[1]) or real(*args))
+    assert ana.act("score", seat=bo.seat, delta=1).status_code == 200
+    assert "+1" in anas.next_message()
     assert ana.act("score", seat=bo.seat, delta=2).status_code == 200
     assert "+2" in anas.next_message()
     assert reads == []                                 # neither the tap nor the stream asked
