@@ -63,9 +63,10 @@ class _Table:
         """The parts of the asker's kind of viewer at the newest version, rendered by the
         first of that kind to ask (a stream, or the tap's answer) and shared by the others.
         look(version, this) -> (kind, render): who is asking now, and how to render what
-        they see."""
-        kind, render = look(self.version, self)
+        they see. The look is made under the lock: a stream that took a turn for a
+        connection there (Notifier.querying) never holds it while it waits for the lock."""
         with self.rendering:
+            kind, render = look(self.version, self)
             version, done = self.rendered
             if version >= self.version and kind in done:
                 return done[kind]

@@ -87,6 +87,19 @@ def test_streams_read_who_is_watching_again_only_after_a_seat_or_host_change():
     assert watched.who_at(fold(*log[:3]), read)[0] == "row 5"  # a slower stream's older fold
 
 
+def test_a_look_is_made_under_its_tables_lock():
+    """A stream's look may take a turn for a database connection; made under the table's
+    lock, it never holds that turn while waiting for the lock behind a stream of the same
+    table whose render waits for a turn (with every turn held so, none would come back)."""
+    watched, locked = _Table(), []
+
+    def look(version, this):
+        locked.append(this.rendering.locked())
+        return "screen", lambda: (1, {}, "")
+    watched.parts(look)
+    assert locked == [True]
+
+
 def test_a_stream_waiting_is_woken_by_publish():
     notifier = Notifier()
     state, render = renderer("screen")
