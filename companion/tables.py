@@ -38,7 +38,14 @@ def join_url(table):
 
 @bp.get("/")
 def home():
-    return render_template("home.html", games=games.TABLE_GAMES)
+    return home_page()
+
+
+def home_page(error=None, status=200):
+    """The home page; a device that has hosted tables here gets its way back to them."""
+    device = access.device_hash()
+    hosted = bool(device and store.device_tables(get_db(), device, limit=1))
+    return render_template("home.html", games=games.TABLE_GAMES, error=error, hosted=hosted), status
 
 
 @bp.post("/tables")
@@ -46,7 +53,7 @@ def create():
     try:
         table, token = store.create_table(get_db(), request.form.get("game", ""))
     except RuleError as error:
-        return render_template("home.html", games=games.TABLE_GAMES, error=str(error)), 400
+        return home_page(str(error), 400)
     response = redirect(url_for("tables.host", code=table.code), 303)
     access.set_token(response, table, token)
     return response
@@ -57,8 +64,7 @@ def go():
     """The home page's "join with a code" form."""
     code = store.normalize_code(request.form.get("code"))
     if not code or len(code) > 20:
-        return render_template("home.html", games=games.TABLE_GAMES,
-                               error="Type the code shown on the host's screen."), 400
+        return home_page("Type the code shown on the host's screen.", 400)
     return redirect(url_for("tables.join", code=code), 303)
 
 

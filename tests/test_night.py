@@ -440,6 +440,11 @@ def test_a_host_device_keeps_a_list_of_its_tables(app, night):
     page = text(host.client.get("/hosted"))
     assert first in page and code in page and "in progress" in page and "the night moved on" in page
     assert first not in text(ana.client.get("/hosted"))
+    # The home page leads back there, on the host's device only; every device finds the
+    # recovery code's page from it.
+    home, elsewhere = text(host.client.get("/")), text(ana.client.get("/"))
+    assert 'href="/hosted"' in home and 'href="/hosted"' not in elsewhere
+    assert 'href="/recover"' in home and 'href="/recover"' in elsewhere
 
 
 def test_a_seated_host_left_out_of_the_next_game_still_hosts_it(app, host, join):
