@@ -296,6 +296,8 @@ def save_box(game, entry, table):
     db = get_db()
     posted = request.form.get("text", "")
     try:
+        if table is not None:
+            store.check_open(store.load(db, table))  # a table the night left stays as it ended
         box.put(db, game, entry, checked_text(game, entry, posted), table)
     except RuleError as error:
         form = box_form(game, found, box.get(db, game, entry, table), table,

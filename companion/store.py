@@ -158,7 +158,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
     """Seat a player; returns (seat_id, token). The token is the seat's cookie."""
     token = new_token() if phone and not as_host else None
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         name = clean_name(name, folded.state)
         if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
             raise RuleError("The host already has a seat.")
@@ -176,7 +176,7 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
 
 def rename_seat(db, table, seat, name, actor):
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         name = clean_name(name, folded.state, seat)
         _append(db, table, folded, "seat.rename", {"seat": seat, "name": name}, actor, None, pending)
 
@@ -184,14 +184,14 @@ def rename_seat(db, table, seat, name, actor):
 def remove_seat(db, table, seat, actor):
     """Take a seat off the table; the host can undo it, and the phone's token then works again."""
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         _append(db, table, folded, "seat.remove", {"seat": seat}, actor, None, pending)
 
 
 def move_seat(db, table, seat, step, actor):
     """Move a seat one place clockwise (step=1) or anticlockwise (step=-1)."""
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         order = [s["id"] for s in folded.state["seats"]]
         if seat not in order:
             raise RuleError("There is no such seat at this table.")
@@ -213,7 +213,7 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
             return folded.actions[action_id]
         if kind in ROSTER_KINDS or kind in NIGHT_KINDS or kind == "undo":
             raise RuleError("Unknown action.")
-        _check_open(folded)
+        check_open(folded)
         check_post(table.module, kind, actor, {})  # host-only kinds: before the rules speak
         data = table.module.parse(kind, form, folded.state, actor, rng)
         check_post(table.module, kind, actor, data)
@@ -228,7 +228,7 @@ def undo(db, table, event_id, actor, action_id=None):
     with _writing(db, table) as (pending, folded):
         if action_id in folded.actions:
             return folded.actions[action_id]
-        _check_open(folded)
+        check_open(folded)
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or target["undo_right"] is None:
             raise RuleError("That change cannot be undone.")
@@ -502,7 +502,7 @@ NIGHT_KINDS = {"night.from", "night.next", "night.screen", "host.cohost", "host.
 MOVED_ON = "The night has moved on to the next game, so this one stays as it was. Nothing changed."
 
 
-def _check_open(folded):
+def check_open(folded):
     """A table the night has left is kept as it ended: readable and exportable, not changed."""
     if folded.night.get("next"):
         raise RuleError(MOVED_ON)
@@ -694,7 +694,7 @@ def _phone_seat(db, table, folded, seat, what):
 def set_cohost(db, table, seat, on, actor):
     """Make a seat's phone a co-host (the host's rights at its own seat), or take that back."""
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         _phone_seat(db, table, folded, seat, "be a co-host")
         if (seat in folded.night.get("cohosts", ())) == on:
             raise RuleError("That is already so. Nothing changed.")
@@ -708,7 +708,7 @@ def hand_over(db, table, seat, actor):
     stays at the table as that player. None when the old host had no seat."""
     token = None
     with _writing(db, table) as (pending, folded):
-        _check_open(folded)
+        check_open(folded)
         hashed = _phone_seat(db, table, folded, seat, "take over as host")
         before = table.host_seat if table.host_seat in {s["id"] for s in folded.state["seats"]} else None
         if before is not None:

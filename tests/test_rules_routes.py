@@ -473,6 +473,21 @@ def test_a_table_keeps_its_own_box_text_and_only_its_host_changes_it(app, client
         assert box.get(get_db(), "danger-zone", "breakroom") == "Server default text."
 
 
+def test_a_table_the_night_has_left_keeps_its_box_text(app, host, join):
+    """After "play again" the old table stays as it ended: its box text too."""
+    host.start("danger-zone")
+    join(host, "Ana")
+    url = "/rules/danger-zone/breakroom"
+    assert host.post(f"{url}/box", {"text": "Before."}, htmx=False).status_code == 303
+    host.page("/host")
+    assert host.post("/next", {"game": "blackmail", "page": "host"}).status_code == 200
+    response = host.post(f"{url}/box", {"text": "After."})
+    assert response.status_code == 422 and "The night has moved on" in text(response)
+    with app.app_context():
+        table = store.find_table(get_db(), host.code)
+        assert box.get(get_db(), "danger-zone", "breakroom", table) == "Before."
+
+
 def test_deeply_nested_imports_are_a_sentence(client):
     response = import_box(client, "[" * 50_000 + "]" * 50_000)
     assert response.status_code == 422 and "nested too deeply" in text(response)
