@@ -276,6 +276,15 @@ def claim_let_in(table, code):
     return token if tablet_store.claim_link(get_db(), table.id, code or "", token, LET_IN_MINUTES) else None
 
 
+def carry_tablet(following, token):
+    """A let-in device's token at the night's next table, let in there: the host let the
+    device in for the table in the middle, and the night's next game is played on it too.
+    Worked out from its token here as a seat's is (follow_token), so asking twice is harmless."""
+    carried = follow_token(following.code, store.token_hash(token))
+    tablet_store.let_in(get_db(), following.id, carried)
+    return carried
+
+
 def let_in_devices(table):
     """[{"at": when, "waiting": bool}] for this table's let-in devices and unopened links."""
     return tablet_store.devices(get_db(), table.id)

@@ -131,6 +131,8 @@ def follow(code):
     role) at the newest table it still has one at. Anyone else goes back where they were."""
     table = tables.table_or_404(code)
     page = request.args.get("to", "player")
+    if page == "tablet":
+        return _follow_tablet(table)
     page = page if page in PAGES else "player"
     viewer = access.current_viewer(table)
     steps = _follow_chain(table, access.held_token()) if viewer else []
@@ -141,6 +143,30 @@ def follow(code):
                                game_title=games.TABLE_GAMES.get(table.game)), 200
     response = make_response("", 303)
     response.headers["Location"] = _land(steps, page, response)
+    return response
+
+
+def _follow_tablet(table):
+    """The tablet goes on to the night's next table: the host's own device as its host (a
+    co-host's phone to its seat, if co-hosting did not come along), a device the host let in
+    let in there too. Any other device goes back where it was (and is refused there)."""
+    device = access.tablet_viewer(table)
+    response = make_response("", 303)
+    if device is access.HOST_TABLET:
+        steps = _follow_chain(table, access.held_token())
+        landed = _land(steps, "host", response) if steps else None
+        if landed and steps[-1][2]["role"] == "host":
+            landed = url_for("tablet.page", code=steps[-1][0].code)
+    elif device is access.TABLET:
+        db, token, landed = get_db(), access.held_token(), None
+        while (ahead := store.load(db, table).night.get("next")) and \
+                (following := store.find_table(db, ahead["code"])) is not None:
+            token = access.carry_tablet(following, token)
+            access.set_token(response, following, token)
+            table, landed = following, url_for("tablet.page", code=following.code)
+    else:
+        landed = None
+    response.headers["Location"] = landed or url_for("tablet.page", code=table.code)
     return response
 
 
@@ -161,7 +187,9 @@ def night_here(table, folded, viewer, page):
              "follow": None, "left_out": False, "tv": None, "host_at_seat": host_at_seat,
              "next_title": games.TABLE_GAMES.get(ahead["game"]) if ahead else None,
              "games": games.TABLE_GAMES}
-    if ahead and page in ("player", "host") and viewer is not None:
+    if ahead and page == "tablet":  # the host's device, or one let in: both go on (night.follow)
+        found["follow"] = url_for("night.follow", code=table.code, to="tablet")
+    elif ahead and page in ("player", "host") and viewer is not None:
         following = store.find_table(get_db(), ahead["code"])
         carried = (viewer["seat"] is not None and following is not None
                    and store.carried_seat(get_db(), following, viewer["seat"]) is not None)

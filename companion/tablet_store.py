@@ -35,6 +35,14 @@ def claim_link(db, table_id, code, token, minutes):
     return True
 
 
+def let_in(db, table_id, token):
+    """Let a device in at once (a let-in device following the night to its next table);
+    again is harmless."""
+    with transaction(db):
+        db.execute("INSERT INTO tablet_devices (token_hash, table_id, waiting, created_at) VALUES (?, ?, 0, ?)"
+                   " ON CONFLICT (token_hash) DO NOTHING", (token_hash(token), table_id, now()))
+
+
 def devices(db, table_id):
     """[{"at": when, "waiting": bool}] for the table's let-in devices and unopened links."""
     rows = db.execute("SELECT waiting, created_at FROM tablet_devices WHERE table_id=? ORDER BY created_at",

@@ -8,6 +8,7 @@ One tablet page per game and seat count, resized to each size (the layout follow
 by media queries), so the whole file stays quick."""
 
 import json
+import re
 
 import pytest
 
@@ -234,6 +235,31 @@ def test_a_device_not_let_in_is_refused_and_revoking_refuses_it_again(live_serve
     device.click(".tb-slot:first-child button[data-main]")
     device.wait_for_selector("text=may not open the tablet")
     assert host.state()["seats"][0]["score"] == 1
+
+
+def test_the_tablet_follows_play_again_to_the_next_table_by_itself(live_server, new_phone):
+    """The host starts the next game: a let-in device and the host's own tablet page both
+    show the next table's tablet, with nobody touching them."""
+    host_page = tablet(new_phone, 1024, 768)
+    host = Host(host_page, live_server.url, "generic")
+    host.seats(["Ana", "Bo"])
+    host_page.goto(f"{live_server.url}/t/{host.code}/host")
+    host_page.click("#tablet-menu > summary")
+    host_page.click("[data-let-in]")
+    link = host_page.locator("[data-let-in-link]").inner_text()
+    device = tablet(new_phone, 1024, 768)
+    device.goto(link)
+    device.click("[data-claim]")
+    own = host_page.context.new_page()
+    own.goto(f"{live_server.url}/t/{host.code}/tablet")
+    for page in (device, own):
+        page.wait_for_selector(".tb-board")
+    old = host.code
+    host.post("/next", game="generic")
+    for page in (device, own):
+        page.wait_for_url(re.compile(r"/t/(?!%s/)\w+/tablet$" % old))
+        page.wait_for_selector(".tb-slot:nth-child(2)")
+    assert device.url == own.url
 
 
 def test_the_host_moves_and_turns_a_panel_and_the_tablet_remembers(live_server, new_phone):

@@ -113,6 +113,38 @@ def test_let_in_works_once_and_revoke_refuses_the_device(app, host):
     assert device.post("/tablet/revoke", htmx=False).status_code == 403
 
 
+def test_the_tablet_follows_the_night_to_the_next_table(app, host):
+    """After "play again" the tablet's board carries the link app.js follows by itself
+    (data-follow): the host's device lands on the next table's tablet as its host, a device
+    the host let in is let in there too, and a device with neither right gets nothing."""
+    host.start("generic")
+    add_seats(host, "Ana", "Bo")
+    device, _ = let_in(app, host)
+    old = host.code
+    host.page("/host")
+    response = host.post("/next", {"game": "generic", "page": "host"})
+    new = re.match(r"/t/(\w+)/", response.headers["HX-Redirect"]).group(1)
+    follow = f"/t/{old}/follow?to=tablet"
+    assert f'data-follow href="{follow}"' in text(device.client.get(f"/t/{old}/live?page=tablet", headers=HX))
+    for tablet in (host, device):
+        landed = tablet.client.get(follow)
+        assert landed.status_code == 303 and landed.headers["Location"] == f"/t/{new}/tablet"
+        page = tablet.client.get(f"/t/{new}/tablet")
+        assert page.status_code == 200 and page.get_data(as_text=True).count('class="tb-slot"') == 2
+    assert device.client.get(follow).headers["Location"] == f"/t/{new}/tablet"  # again: harmless
+    assert "1 let in" in text(host.client.get(f"/t/{new}/host"))
+    # The device is let in at the new table: it taps as a seat, and is neither a seat nor the host.
+    device.code = host.code = new
+    assert device.open().status_code == 200
+    bo = host.state()["state"]["seats"][1]["id"]
+    assert device.tap(bo, "score", seat=bo, delta=2).status_code == 200
+    assert host.state()["state"]["seats"][1]["score"] == 2
+    assert device.post("/tablet/let-in", htmx=False).status_code == 403
+    stranger = Tablet(app, old)
+    assert stranger.client.get(follow).headers["Location"] == f"/t/{old}/tablet"
+    assert stranger.client.get(f"/t/{new}/tablet").status_code == 403
+
+
 def test_an_old_let_in_link_is_refused(app, host, monkeypatch):
     host.start("generic")
     add_seats(host, "Ana")
@@ -300,5 +332,11 @@ def test_let_in_revoke_and_layout_on_postgresql(pg_app):
     assert host.post("/tablet/layout", {f"show_{ana}": "1", f"edge_{ana}": "left"}).status_code == 200
     html = text(device.open())
     assert f"s={ana}l" in html and f'id="tb-s{bo}"' not in html
+    # "Play again": the device is let in at the next table too (twice is harmless).
+    response = host.post("/next", {"game": "generic", "page": "host"})
+    new = re.match(r"/t/(\w+)/", response.headers["HX-Redirect"]).group(1)
+    for _ in range(2):
+        assert device.client.get(f"/t/{host.code}/follow?to=tablet").headers["Location"] == f"/t/{new}/tablet"
+    assert device.client.get(f"/t/{new}/tablet").status_code == 200
     assert host.post("/tablet/revoke", htmx=False).status_code == 303
     assert device.open().status_code == 403
