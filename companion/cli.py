@@ -61,8 +61,10 @@ def gunicorn_missing():
                 "game night's phones.")
     try:
         if importlib.util.find_spec("gunicorn") is None or importlib.util.find_spec("gevent") is None:
-            return ("--workers above 1 needs gunicorn and gevent, which are not installed here "
-                    "(pip install gunicorn gevent). Leave out --workers to run one process.")
+            return ("--workers above 1 needs gunicorn and gevent, which are not installed here. "
+                    "Install the app with its PostgreSQL part: pipx install 'table-companion[postgresql]' "
+                    "(in a checkout: .venv/bin/pip install -e '.[postgresql]'). Leave out --workers "
+                    "to run one process.")
         import gunicorn.util  # noqa: F401  imports fcntl: fails where gunicorn cannot run
     except ImportError as error:
         return (f"--workers above 1 runs gunicorn, which cannot start on this system ({error}). "

@@ -201,6 +201,11 @@ def migrate_pg(conn):
         conn.execute("SELECT pg_advisory_unlock(?, ?)", (TABLE_LOCK, MIGRATION_LOCK))
 
 
+MISSING = ("--database needs psycopg, which is not installed here. Install the app with its "
+           "PostgreSQL part: pipx install 'table-companion[postgresql]' (in a checkout: "
+           ".venv/bin/pip install -e '.[postgresql]'). Leave out --database to keep SQLite in the data dir.")
+
+
 class DatabaseUnavailable(Exception):
     """The database named at start cannot be used; str() is a sentence for the person."""
 
@@ -211,7 +216,11 @@ def check_database(url):
         raise DatabaseUnavailable(
             f"--database takes a PostgreSQL address such as postgresql://companion@localhost/companion, "
             f"not {url!r}. Leave it out to keep SQLite in the data dir.")
-    import psycopg
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401  the requests' pool
+    except ImportError:
+        raise DatabaseUnavailable(MISSING) from None
     try:
         conn = connect_url(url)
     except (psycopg.Error, ValueError) as error:
