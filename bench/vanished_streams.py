@@ -12,6 +12,7 @@ still get the next change.
 
 import argparse
 import json
+import re
 import time
 
 from benchlib import Client, Server, event_stream, new_table
@@ -56,18 +57,19 @@ def main():
 
         # The phones that stayed still hear the next change.
         seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
-        phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
-                       {"HX-Request": "true", "HX-Target": "live-body"})
+        answer = phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
+                                {"HX-Request": "true", "HX-Target": "live-body"})[2]
+        message = b"id: %s\nevent: live\n" % re.search(r'data-version="(\d+)"', answer).group(1).encode()
         heard = 0
         for sock in live:
             sock.settimeout(5)
             data = b""
-            while b"event: changed" not in data.split(b"retry", 1)[-1]:
-                chunk = sock.recv(4096)
+            while message not in data:  # the stream's message of that version, with its parts
+                chunk = sock.recv(65536)
                 if not chunk:
                     break
                 data += chunk
-            heard += b"event: changed" in data
+            heard += message in data
         print(json.dumps({
             "summary": True, "live_phones": args.live, "vanished": args.vanish,
             "open_streams_before": baseline, "open_streams_after": open_streams(probe),
