@@ -239,6 +239,7 @@ class Notifier:
                 if key in self._gone:
                     return
                 if current > seen:
+                    before = seen
                     try:
                         try:
                             seen, found, _ = table.parts(look)
@@ -248,7 +249,10 @@ class Notifier:
                         # and the browser reopens it in 2 s (retry) and gets the whole fragment
                         current_app.logger.warning("a live stream ended: %s", error)
                         return
-                    yield message(seen, found, sent)
+                    # Only the next version is sent as what changed: a page may show a newer
+                    # whole fragment (its own tap's answer) than this stream's last message, and
+                    # a part that changed there and changed back since would be left stale.
+                    yield message(seen, found, sent if seen == before + 1 else None)
                     sent = found
                 else:
                     # A comment line keeps proxies from closing an idle stream.
