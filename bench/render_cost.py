@@ -77,7 +77,7 @@ class Page:
 
     def on_change(self, table_live):
         with self.request:
-            version, parts, _ = table_live.parts(self.look)
+            version, parts = table_live.parts(self.look)[:2]
             sent = live.message(version, parts, self.sent)
             self.sent = parts
             return len(sent)

@@ -242,17 +242,17 @@ class Notifier:
                     before = seen
                     try:
                         try:
-                            seen, found, _ = table.parts(look)
+                            seen, found, _, previous = table.parts(look)
                         finally:
                             done()
                     except Exception as error:  # the database is away, say: this stream ends,
                         # and the browser reopens it in 2 s (retry) and gets the whole fragment
                         current_app.logger.warning("a live stream ended: %s", error)
                         return
-                    # Only the next version is sent as what changed: a page may show a newer
-                    # whole fragment (its own tap's answer) than this stream's last message, and
-                    # a part that changed there and changed back since would be left stale.
-                    yield message(seen, found, sent if seen == before + 1 else None)
+                    # Only the table's next version is sent as what changed: a page may show a
+                    # newer whole fragment (its own tap's answer) than this stream's last
+                    # message, and a part that changed there and back since would stay stale.
+                    yield message(seen, found, sent if previous == before else None)
                     sent = found
                 else:
                     # A comment line keeps proxies from closing an idle stream.
@@ -262,10 +262,20 @@ class Notifier:
 
 
 def message(version, parts, sent=None):
-    """One SSE message: the parts that differ from `sent` (all of them without it)."""
-    lines = "".join(lines for name, (html, lines) in parts.items()
-                    if sent is None or sent.get(name, (None,))[0] != html)
-    return f"id: {version}\nevent: live\n" + (lines or "data: \n") + "\n"
+    """One SSE message: the parts that differ from `sent` (all of them without it); of a part
+    whose pieces alone changed (pages.pieces_of), only those pieces."""
+    out = []
+    for name, (html, lines, *pieces) in parts.items():
+        old = sent.get(name) if sent else None
+        if old is not None and old[0] == html:
+            continue
+        mine, theirs = (pieces or [None])[0], old[2] if old is not None and len(old) > 2 else None
+        if mine is not None and theirs is not None and mine[0] == theirs[0]:
+            out += [pages.sse_lines(pages.out_of_band(piece.strip()))
+                    for ident, piece in mine[1].items() if theirs[1].get(ident) != piece]
+        else:
+            out.append(lines)
+    return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
 
 
 def notifier():

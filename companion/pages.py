@@ -4,8 +4,12 @@ that a live stream carries.
 A fragment is `tables/_live.html` for one viewer; it holds a few parts (the board, the host's
 seat list, the log), each an element with an id between <!--part:NAME--> and <!--/part-->.
 A stream sends its page only the parts that changed since its last message, as out-of-band
-swaps that the page morphs in (static/app.js).
+swaps that the page morphs in (static/app.js). Inside a part, a template may mark pieces
+that can go alone (a seat's line: one element whose first attribute is its id, between
+<!--o:ID--> and <!--/o-->): when nothing else in the part changed, only the changed pieces go.
 """
+
+from typing import NamedTuple
 
 from flask import render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
@@ -14,6 +18,7 @@ from . import access, games, parts, store
 from .db import get_db
 
 OPEN, CLOSE = "<!--part:", "<!--/part-->"
+PIECE, PIECE_END = "<!--o:", "<!--/o-->"
 
 
 def render_page(template, table, viewer, page, status=200, **extra):
@@ -75,19 +80,51 @@ def live_viewer(table, page):
     return page, viewer
 
 
+class Rendered(NamedTuple):
+    """A fragment as a stream sends it: `parts` is {part name: (html, sse lines, pieces)}, each
+    part ready to go as an out-of-band morph, its lines already in SSE's data form; `pieces`
+    is (the part with each piece's place marked, {id: piece}), or None for a part without
+    pieces. `previous` is the table's version before this one (0: none)."""
+    version: int
+    parts: dict
+    html: str
+    previous: int = 0
+
+
 def live_parts(table, page, viewer, folded=None):
-    """(version, {part name: (html, sse lines)}, fragment) of the fragment of this page kind
-    for this viewer (as live_viewer resolved them): what a stream sends, and what a tap's
-    answer is. Each part is ready to go as an out-of-band morph, its lines already in SSE's
-    data form."""
+    """The fragment of this page kind for this viewer (as live_viewer resolved them), as
+    Rendered: what a stream sends, and what a tap's answer is."""
     values = context(table, viewer, page, folded=folded)
     html = render_template("tables/_live.html", **values)
     found = {}
     for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id
         name, _, rest = piece.partition("-->")
-        element = rest[:rest.index(CLOSE)].strip()
-        start, _, tail = element.partition('"')
-        ident, _, tail = tail.partition('"')
-        swap = f'{start}"{ident}" hx-swap-oob="morph"{tail}'
-        found[name] = (swap, "data: " + swap.replace("\n", "\ndata: ") + "\n")
-    return values["version"], found, html
+        swap = out_of_band(rest[:rest.index(CLOSE)].strip())
+        found[name] = (swap, sse_lines(swap), pieces_of(swap))
+    log = values["folded"].log  # every event has its line: the one before is the version before
+    return Rendered(values["version"], found, html, log[-2]["id"] if len(log) > 1 else 0)
+
+
+def out_of_band(element):
+    """An element whose first attribute is its id, marked to be morphed into its place."""
+    start, _, tail = element.partition('"')
+    ident, _, tail = tail.partition('"')
+    return f'{start}"{ident}" hx-swap-oob="morph"{tail}'
+
+
+def sse_lines(html):
+    return "data: " + html.replace("\n", "\ndata: ") + "\n"
+
+
+def pieces_of(part):
+    """(the part with each piece left as its marker only, {id: piece}), or None."""
+    if PIECE not in part:
+        return None
+    head, *marked = part.split(PIECE)
+    frame, pieces = [head], {}
+    for text in marked:
+        ident, _, rest = text.partition("-->")
+        body, _, after = rest.partition(PIECE_END)
+        pieces[ident] = body
+        frame += (ident, after)
+    return "\n".join(frame), pieces

@@ -4,7 +4,7 @@ import re
 import threading
 import time
 
-from companion import live
+from companion import live, pages
 from companion.db import close_db, get_db
 from companion.live import Notifier, _Table
 from companion.store import Folded
@@ -23,7 +23,8 @@ def renderer(name):
     def render():
         state["calls"] += 1
         html = f"<div id='x'>{name} at {state['version']}</div>"
-        return state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}, html
+        return (state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}, html,
+                state.get("previous", state["version"] - 1))
     return state, look
 
 
@@ -42,9 +43,10 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     notifier.publish(1, 6)
     assert next(one) == "id: 6\nevent: live\ndata: <div id='x'>one at 6</div>\n\n"  # the log did not change
     assert next(two).startswith(":")  # table 2 only gets a heartbeat
-    one_state["version"] = 8  # a message that skips a version (the stream was slow) has every part
-    notifier.publish(1, 8)
-    assert next(one) == "id: 8\nevent: live\ndata: <div id='x'>one at 8</div>\ndata: same\n\n"
+    one_state["version"] = 9  # a message that skips a version (the stream was slow) has every part
+    one_state["previous"] = 8
+    notifier.publish(1, 9)
+    assert next(one) == "id: 9\nevent: live\ndata: <div id='x'>one at 9</div>\ndata: same\n\n"
     assert next(two).startswith(":")
     assert notifier.open_streams == 2
     one.close()
@@ -218,3 +220,40 @@ def test_a_change_reaches_the_streams_with_every_turn_for_a_connection_taken(app
     finally:
         for _ in range(live.QUERYING_AT_ONCE):
             gate.release()
+
+
+def test_a_part_whose_pieces_alone_changed_sends_only_those_pieces():
+    """A seat's line is a piece (<!--o:ID-->…<!--/o-->): when nothing else in its part changed
+    since the stream's last message, only the changed pieces go, each morphed into its place;
+    when the rest changed too (a seat added), the whole part goes."""
+    def board(scores, extra=""):
+        rows = "".join(f'<!--o:s{n}--><li id="s{n}">{score}</li><!--/o-->' for n, score in enumerate(scores))
+        html = pages.out_of_band(f'<div id="live-board"><ul>{rows}</ul>{extra}</div>')
+        return {"board": (html, pages.sse_lines(html), pages.pieces_of(html))}
+
+    before = board([1, 2, 3])
+    sent = live.message(5, board([1, 4, 3]), before)
+    assert sent == 'id: 5\nevent: live\ndata: <li id="s1" hx-swap-oob="morph">4</li>\n\n'
+    assert live.message(5, board([1, 2, 3]), before) == "id: 5\nevent: live\ndata: \n\n"
+    whole = live.message(5, board([1, 4, 3], extra="<p>Cy joined</p>"), before)
+    assert 'id="live-board" hx-swap-oob="morph"' in whole and "<p>Cy joined</p>" in whole
+
+
+def test_a_scoreboard_phone_gets_only_the_lines_that_changed(app, host, join):
+    host.start("generic")
+    ana, bo, cy = join(host, "Ana"), join(host, "Bo"), join(host, "Cy")
+    anas = Stream(ana, "player", known=ana.client.get(f"/t/{ana.code}/state.json").get_json()["version"])
+    anas.opened()
+    assert bo.act("score", seat=bo.seat, delta=1).status_code == 200
+    assert 'id="live-board"' in anas.next_message()  # the first message: every part
+    other = app.test_client()  # another table's events come between (versions are event ids)
+    assert other.post("/tables", data={"game": "generic"}).status_code == 303
+    assert cy.act("score", seat=cy.seat, delta=2).status_code == 200
+    message = anas.next_message()
+    # Cy's line with its +2, Bo's without the +1 flash, Cy's "fix" score; the rest stays put
+    assert 'id="live-board"' not in message and 'id="me"' not in message
+    assert f'<li id="other-{cy.seat}" hx-swap-oob="morph" class="other flash"' in message and "+2" in message
+    assert f'<li id="other-{bo.seat}" hx-swap-oob="morph" class="other"' in message
+    assert f'<span id="fix-{cy.seat}" hx-swap-oob="morph" class="muted">2</span>' in message
+    assert bo.act("score", seat=ana.seat, delta=3).status_code == 200
+    assert '<section id="me" hx-swap-oob="morph"' in anas.next_message()  # Ana's own block

@@ -93,7 +93,7 @@ def test_eight_phones_render_each_shared_part_once_per_version(host, join, monke
     # once (each phone's own Undo buttons are picked out of it).
     assert [rendered.count(t) for t in SHARED] == [2, 16, 1]
     for phone, body in zip(phones, bodies):
-        own = re.search(r'<section class="me[^"]*" aria-label="You" data-seat="(\d+)"', body)
+        own = re.search(r'<section id="me" class="me[^"]*" aria-label="You" data-seat="(\d+)"', body)
         assert own and int(own.group(1)) == phone.seat             # its own seat, rendered for it
         assert body.count('data-seat="%d"' % phone.seat) == 1      # and not again among the others
         assert "P1" in body and "+2" in body
