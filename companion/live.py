@@ -265,14 +265,13 @@ def message(version, parts, sent=None):
     """One SSE message: the parts that differ from `sent` (all of them without it); of a part
     whose pieces alone changed (pages.pieces_of), only those pieces."""
     out = []
-    for name, (html, lines, *pieces) in parts.items():
+    for name, (html, lines, pieces) in parts.items():
         old = sent.get(name) if sent else None
         if old is not None and old[0] == html:
             continue
-        mine, theirs = (pieces or [None])[0], old[2] if old is not None and len(old) > 2 else None
-        if mine is not None and theirs is not None and mine[0] == theirs[0]:
+        if pieces and old is not None and old[2] and pieces[0] == old[2][0]:
             out += [pages.sse_lines(pages.out_of_band(piece.strip()))
-                    for ident, piece in mine[1].items() if theirs[1].get(ident) != piece]
+                    for ident, piece in pieces[1].items() if old[2][1].get(ident) != piece]
         else:
             out.append(lines)
     return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
@@ -445,6 +444,11 @@ def _number(text):
         return 0
 
 
+def who_reader(table):
+    """How a table's streams read its row and seat tokens (_Table.who_at)."""
+    return lambda: store.table_and_tokens(get_db(), table.code)
+
+
 def looker(table, asked, token, gate=None):
     """look(version, watched=None) for a stream of page `asked` opened with this cookie
     token: who its asker is now (a seat removed, a host handed over: the table's row, its
@@ -452,7 +456,7 @@ def looker(table, asked, token, gate=None):
     stream shares the row and tokens with its table's others here (`watched`, the _Table)
     and the fold with the whole process: no query of its own on a change."""
 
-    read = lambda: store.table_and_tokens(get_db(), table.code)  # noqa: E731
+    read = who_reader(table)
 
     def look(version, watched=None):
         g.db_gate = gate  # a connection, if this look needs one, waits its turn (until done())
@@ -501,7 +505,7 @@ def events(code):
     # Who sits where, read for the table's streams and taps here (known_table) now, while
     # nothing is waiting on it, rather than by the first change (once per table here).
     try:
-        live.watching(table.id).who_at(folded, lambda: store.table_and_tokens(get_db(), table.code))
+        live.watching(table.id).who_at(folded, who_reader(table))
     finally:
         close_db()
     response = Response(stream_with_context(

@@ -39,23 +39,25 @@ def _go(url, response=None):
     return target
 
 
+def _ahead(table):
+    """The tables the night went on to from `table`, in order."""
+    db = get_db()
+    while (ahead := store.load(db, table).night.get("next")) and \
+            (table := store.find_table(db, ahead["code"])) is not None:
+        yield table
+
+
 def _follow_chain(table, token):
     """Carry a token along the night from `table`: [(table, token, viewer)] for each later
     table where it still holds a seat or the host role (empty: it has none at the next one)."""
-    db, steps = get_db(), []
-    while True:
-        ahead = store.load(db, table).night.get("next")
-        if not ahead:
-            return steps
-        following = store.find_table(db, ahead["code"])
-        if following is None:
-            return steps
+    steps = []
+    for following in _ahead(table):
         token = access.follow_token(following.code, store.token_hash(token))
-        viewer = store.identify(db, following, token)
+        viewer = store.identify(get_db(), following, token)
         if viewer is None:
-            return steps
+            break
         steps.append((following, token, viewer))
-        table = following
+    return steps
 
 
 def _land(steps, page, response):
@@ -158,12 +160,11 @@ def _follow_tablet(table):
         if landed and steps[-1][2]["role"] == "host":
             landed = url_for("tablet.page", code=steps[-1][0].code)
     elif device is access.TABLET:
-        db, token, landed = get_db(), access.held_token(), None
-        while (ahead := store.load(db, table).night.get("next")) and \
-                (following := store.find_table(db, ahead["code"])) is not None:
+        token, landed = access.held_token(), None
+        for following in _ahead(table):
             token = access.carry_tablet(following, token)
             access.set_token(response, following, token)
-            table, landed = following, url_for("tablet.page", code=following.code)
+            landed = url_for("tablet.page", code=following.code)
     else:
         landed = None
     response.headers["Location"] = landed or url_for("tablet.page", code=table.code)

@@ -23,7 +23,7 @@ def renderer(name):
     def render():
         state["calls"] += 1
         html = f"<div id='x'>{name} at {state['version']}</div>"
-        return (state["version"], {"board": (html, f"data: {html}\n"), "log": ("same", "data: same\n")}, html,
+        return (state["version"], {"board": (html, f"data: {html}\n", None), "log": ("same", "data: same\n", None)}, html,
                 state.get("previous", state["version"] - 1))
     return state, look
 
