@@ -291,5 +291,6 @@ def let_in_devices(table):
 
 
 def revoke_tablets(table):
-    """Every let-in device and unopened link of this table stops working."""
+    """Every let-in device and unopened link of this table (and of its night's earlier
+    tables, whose devices would follow the night here) stops working."""
     tablet_store.revoke(get_db(), table.id)

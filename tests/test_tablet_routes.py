@@ -140,6 +140,11 @@ def test_the_tablet_follows_the_night_to_the_next_table(app, host):
     assert device.tap(bo, "score", seat=bo, delta=2).status_code == 200
     assert host.state()["state"]["seats"][1]["score"] == 2
     assert device.post("/tablet/let-in", htmx=False).status_code == 403
+    # Revoked at the new table, it cannot come back by following the night from the old one.
+    host.page("/host")
+    assert host.post("/tablet/revoke", htmx=False).status_code == 303
+    assert device.client.get(follow).headers["Location"] == f"/t/{old}/tablet"
+    assert device.client.get(f"/t/{new}/tablet").status_code == 403
     stranger = Tablet(app, old)
     assert stranger.client.get(follow).headers["Location"] == f"/t/{old}/tablet"
     assert stranger.client.get(f"/t/{new}/tablet").status_code == 403
