@@ -10,8 +10,11 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
 
-from . import store, tablet_store
+import random
+
+from . import hosts, store, tablet_store
 from .db import get_db, uses_postgres
+from .games.base import RuleError
 
 COOKIE = "tc"
 TOO_MANY = "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen."
@@ -105,6 +108,18 @@ def recovery_code(salt):
     return "-".join("".join(letters[i:i + 4]) for i in range(0, len(letters), 4))
 
 
+def night_host_token(code, newest_hash):
+    """The host token of an older table of a night, worked out from the hash of its newest
+    table's host token (hosts.py): the server hands it only to the device holding that one."""
+    key = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(key, f"night-host:{code}:{newest_hash}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def night_host_hash(code, newest_hash):
+    return store.token_hash(night_host_token(code, newest_hash))
+
+
 def recovery_hash(typed):
     return store.token_hash("recover:" + store.normalize_code(typed))
 
@@ -116,7 +131,7 @@ def new_night():
 
 
 DEVICE_COOKIE = "tc_device"
-DEVICE_DAYS = 400  # as long as browsers keep a cookie
+DEVICE_DAYS = 30  # as long as a host's token: a device handed on is forgotten in a month
 
 
 def device_hash():
@@ -128,7 +143,7 @@ def remember_host(response, table):
     """Add this table to the list this device has hosted (a cookie for the whole site names
     the device; the list is kept on the server)."""
     token = request.cookies.get(DEVICE_COOKIE) or store.new_token()
-    store.remember_device_table(get_db(), store.token_hash(token), table)
+    hosts.remember_device_table(get_db(), store.token_hash(token), table)
     response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_DAYS * 86400, path="/",
                         httponly=True, samesite="Lax", secure=request.is_secure)
 
@@ -156,6 +171,16 @@ def same_origin_only():
     # "null" is what a sandboxed frame or a file:// page sends: never this app's own pages.
     if origin == "null" or (origin and urlsplit(origin).netloc != request.host):
         abort(403, "Requests from other sites are refused.")
+
+
+def require_open(table):
+    """A table the night has left reads and exports, and nothing else changes there: the
+    changes that are not events of its log (let-in links, revoking, the tablet's layout) ask
+    here, as store.check_open asks for the rest."""
+    try:
+        store.check_open(store.load(get_db(), table))
+    except RuleError as error:
+        abort(409, str(error))
 
 
 def require_viewer(table, host=False, folded=None):
@@ -210,7 +235,7 @@ class SharedGuessLimiter(GuessLimiter):
         with self._lock:
             known = self._counts.get(client)
         if known is None or now - known[1] > self.fresh:
-            known = [store.recent_misses(get_db(), client, self.window), now]
+            known = [_recent_misses(get_db(), client, self.window), now]
             with self._lock:
                 if len(self._counts) > 10_000:  # forget idle clients rather than grow forever
                     self._counts = {k: v for k, v in self._counts.items() if now - v[1] < self.fresh}
@@ -222,10 +247,24 @@ class SharedGuessLimiter(GuessLimiter):
             abort(429, TOO_MANY)
 
     def miss(self, client):
-        store.record_miss(get_db(), client, self.window)
+        _record_miss(get_db(), client, self.window)
         with self._lock:
             if client in self._counts:
                 self._counts[client][0] += 1
+
+
+def _recent_misses(db, client, window):
+    """How many wrong codes this client sent in the last `window` seconds (PostgreSQL)."""
+    return db.execute("SELECT count(*) FROM code_misses WHERE client=?"
+                      " AND at > clock_timestamp() - make_interval(secs => ?)",
+                      (client, float(window))).fetchone()[0]
+
+
+def _record_miss(db, client, window):
+    db.execute("INSERT INTO code_misses (client) VALUES (?)", (client,))
+    if random.random() < 0.02:  # now and then, forget what is older than the window
+        db.execute("DELETE FROM code_misses WHERE at < clock_timestamp() - make_interval(secs => ?)",
+                   (float(window),))
 
 
 def guess_limiter():

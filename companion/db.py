@@ -244,7 +244,7 @@ def notify_change(conn, table_id, version, step=None):
     if step is not None:
         before, event = step
         told = json.dumps({key: event[key] for key in ("id", "kind", "data", "at", "action_id")}
-                          | {"by": {"role": event["by"]["role"], "seat": event["by"]["seat"]}})
+                          | {"by": event["by"]})
         if len(told) < NOTIFY_BYTES:
             payload += f" {int(before)} {told}"
     from psycopg.sql import Literal

@@ -17,7 +17,7 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    url_for)
 from htmx_flask import request
 
-from . import access, games, records, rules_routes, store, tables
+from . import access, games, hosts, records, rules_routes, store, tables
 from .db import get_db
 from .games.base import RuleError
 
@@ -111,7 +111,7 @@ def start_next(code):
     keep, added = _seat_choice(store.load(db, table))
     try:
         store.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
-                         access.follow_hash, access.new_night, tables.action_id())
+                         access.follow_hash, access.new_night, tables.action_id(), _pass_host)
     except RuleError as error:
         if request.htmx:
             return tables.refused(table, viewer, tables.page_of(viewer), error)
@@ -125,6 +125,10 @@ def start_next(code):
     if access.is_host_device(table):
         access.remember_host(response, steps[-1][0])
     return _go(target, response)
+
+
+def _pass_host(db, table, before):
+    hosts.pass_down(db, table, access.night_host_hash, before=before)
 
 
 @bp.get("/t/<code>/follow")
@@ -215,17 +219,30 @@ def night_menu(table, viewer):
         return None
     menu = {"recovery": None, "recover_url": _public_url(url_for("night.recover"))}
     if access.is_host_device(table):
-        g.night_remember = table  # this device keeps the table in its list (after_request)
+        # Only the night's host device sees the code (hosts.py: a hand-over draws a new one).
+        carry_host(table)
         night = store.night_row(get_db(), store.ensure_night(get_db(), table, access.new_night))
         menu["recovery"] = access.recovery_code(night["recovery_salt"])
     return menu
 
 
+def carry_host(table):
+    """This response hands the host's device its role at the night's older tables too
+    (after_request): the night has one host, and that host reads all of it."""
+    if access.is_host_device(table):
+        g.night_remember = table
+
+
 @bp.after_app_request
 def remember(response):
     table = g.pop("night_remember", None)
-    if table is not None and response.status_code == 200:
+    if table is not None and response.status_code in (200, 303):
         access.remember_host(response, table)
+        for older in hosts.older_tables(get_db(), table):
+            token = access.night_host_token(older.code, table.host_token_hash)
+            if older.host_token_hash == store.token_hash(token):  # else passed on since
+                access.set_token(response, older, token)
+                access.remember_host(response, older)
     return response
 
 
@@ -255,6 +272,7 @@ def _night_for_viewer(code):
 def night_page(code):
     table, viewer, night = _night_for_viewer(code)
     folded = store.load(get_db(), table)
+    carry_host(table)
     return render_template("night/night.html", table=table, viewer=viewer, night=night,
                            folded=folded, csrf=access.csrf_token(table),
                            can_start=viewer["role"] == "host" and not folded.night.get("next"),
@@ -315,7 +333,7 @@ def hosts_page(code, error=None, status=200):
     viewer = access.require_viewer(table, host=True)
     db = get_db()
     folded = store.load(db, table)
-    with_phone = store.phone_seats(db, table)
+    with_phone = hosts.phone_seats(db, table)
     seats = [dict(s, cohost=s["id"] in folded.night.get("cohosts", ()), phone_here=s["id"] in with_phone,
                   host=s["id"] == table.host_seat) for s in folded.state["seats"]]
     return render_template("night/hosts.html", table=table, viewer=viewer, seats=seats, error=error,
@@ -332,22 +350,23 @@ def hosts_change(code, seat, change):
     viewer = access.current_viewer(table)
     if change not in ("cohost", "uncohost", "handover"):
         abort(404, "No such change.")
+    seated = table.host_seat is not None
     try:
         if change == "handover":
-            token = store.hand_over(get_db(), table, seat, viewer)
+            tokens = hosts.hand_over(get_db(), table, seat, viewer, access.night_host_hash, access.new_night)
         else:
-            store.set_cohost(get_db(), table, seat, change == "cohost", viewer)
+            hosts.set_cohost(get_db(), table, seat, change == "cohost", viewer)
     except RuleError as error:
         return hosts_page(code, error=str(error), status=422)
     tables.changed(table)
     if change != "handover":
         return redirect(url_for("night.hosts_page", code=table.code), 303)
-    # The old host's device stays at the table as its player (if it had a seat).
-    response = redirect(url_for("tables.player" if token else "tables.join", code=table.code), 303)
-    if token:
-        access.set_token(response, table, token)
-    else:
+    # The old host's device stays at the night's tables as its player, where it had a seat.
+    response = redirect(url_for("tables.player" if seated else "tables.join", code=table.code), 303)
+    if not seated:
         response.delete_cookie(access.COOKIE, path=access.cookie_path(table))
+    for at, token in tokens:
+        access.set_token(response, at, token)
     return response
 
 
@@ -363,8 +382,8 @@ def recover():
     limiter = access.guess_limiter()
     limiter.check(request.remote_addr)
     typed = request.form.get("code", "")[:40]
-    found = store.recover_host(get_db(), access.recovery_hash(typed), access.new_night) \
-        if store.normalize_code(typed) else None
+    found = hosts.recover_host(get_db(), access.recovery_hash(typed), access.new_night,
+                               access.night_host_hash) if store.normalize_code(typed) else None
     if found is None:
         limiter.miss(request.remote_addr)  # a wrong code counts like a wrong table code
         return recover_page(error="That is not a recovery code of any night on this server. "
@@ -373,6 +392,7 @@ def recover():
     tables.changed(table)
     response = redirect(url_for("tables.host", code=table.code), 303)
     access.set_token(response, table, token)
+    g.night_remember = table  # and the night's older tables (remember, after_request)
     return response
 
 
@@ -382,7 +402,7 @@ def recover():
 def hosted():
     device = access.device_hash()
     db = get_db()
-    found = store.device_tables(db, device) if device else []
+    found = hosts.device_tables(db, device) if device else []
     rows = []
     for table, still_host in found:
         folded = store.load(db, table)

@@ -16,8 +16,9 @@ from datetime import datetime, timezone
 from . import games, names
 from .db import insert, insert_event, notify_change, transaction
 from contextlib import contextmanager
-from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, apply_roster,
-                         check_post, may_undo, undo_right)
+from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
+                         apply_roster, check_post, from_shared_screen, may_undo, shared_screen_may,
+                         undo_right)
 
 # Unambiguous when read aloud or typed: no 0/O, 1/I/L. 31 symbols ** 7 ≈ 34 bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -127,8 +128,11 @@ def identify(db, table, token, folded=None, tokens=None):
     seat = tokens.get(hashed) if tokens is not None else token_seat(db, table, token)
     if seat not in seated:
         return None
-    # A co-host's phone has the host's rights at its own seat (night.py hands them out).
-    return {"role": "host" if seat in folded.night.get("cohosts", ()) else "seat", "seat": seat}
+    # A co-host's phone has the host's rights at its own seat (night.py hands them out), at
+    # the night's open table only: one left out of the next game, or whose role was taken
+    # back there, keeps nothing at the tables behind it.
+    cohost = seat in folded.night.get("cohosts", ()) and not folded.night.get("next")
+    return {"role": "host" if cohost else "seat", "seat": seat}
 
 
 def token_seat(db, table, token):
@@ -232,8 +236,9 @@ def undo(db, table, event_id, actor, action_id=None):
         target = next((e for e in folded.log if e["id"] == event_id), None)
         if target is None or target["undo_right"] is None:
             raise RuleError("That change cannot be undone.")
-        if not may_undo(target["undo_right"], actor):
-            raise NotAllowed("Only the host can undo that." if target["undo_right"] == HOST_RIGHT
+        if not may_undo(target["undo_right"], actor, target["shared"]):
+            raise NotAllowed(SHARED_REFUSAL if from_shared_screen(actor) and not target["shared"]
+                             else "Only the host can undo that." if target["undo_right"] == HOST_RIGHT
                              else "Only that player or the host can undo that.")
         if target["undone"]:
             by = next((e["who"] for e in reversed(folded.log)
@@ -272,8 +277,10 @@ def _writing(db, table):
 def _append(db, table, folded, kind, data, actor, action_id, pending):
     """Insert one event after checking it folds cleanly; the caller holds the transaction."""
     event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now(), "action_id": action_id}
-    event["id"] = insert_event(db, ("table_id", "kind", "data", "actor_role", "actor_seat", "action_id", "created_at"),
-                               (table.id, kind, json.dumps(data), actor["role"], actor["seat"], action_id, event["at"]))
+    event["id"] = insert_event(db, ("table_id", "kind", "data", "actor_role", "actor_seat", "actor_via", "action_id",
+                                    "created_at"),
+                               (table.id, kind, json.dumps(data), actor["role"], actor["seat"], actor.get("via"),
+                                action_id, event["at"]))
     if kind == "undo":
         # Voiding an old event changes everything after it: fold the whole log again,
         # strictly, so an undo that later events depend on is refused.
@@ -291,9 +298,11 @@ def _events(db, table, after=0):
 
 
 def _event(r):
-    return {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]),
-            "by": {"role": r["actor_role"], "seat": r["actor_seat"]}, "at": r["created_at"],
-            "action_id": r["action_id"]}
+    by = {"role": r["actor_role"], "seat": r["actor_seat"]}
+    if r["actor_via"]:
+        by["via"] = r["actor_via"]
+    return {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "by": by,
+            "at": r["created_at"], "action_id": r["action_id"]}
 
 
 def _voided(events):
@@ -319,7 +328,7 @@ def _step(table, folded, event, strict=True):
     log = list(folded.log)
     entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
              "who": _actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
-             "undo_right": undo_right(module, event)}
+             "undo_right": undo_right(module, event), "shared": shared_screen_may(module, event["kind"])}
     after, night = before, folded.night
     if event["kind"] in NIGHT_KINDS:
         # The night's own entries: no game rule reads them, and none is undone (a next table
@@ -331,6 +340,7 @@ def _step(table, folded, event, strict=True):
         entry["target"] = event["data"]["event"]
         # Undoing an undo needs the same right as undoing the entry itself.
         entry["undo_right"] = target["undo_right"] if target else None
+        entry["shared"] = bool(target and target["shared"])
         redo = target and target["kind"] in getattr(module, "DRAWN", ())
         entry["text"] = f"{'redo' if redo else 'undo'}: {target['text']}" if target else "undo"
     elif event["id"] not in folded.voided:
@@ -365,7 +375,8 @@ def _actor_name(state, actor, event):
     if actor["seat"] is not None:
         for seat in state["seats"]:
             if seat["id"] == actor["seat"]:
-                return seat["name"]
+                # Nobody mistakes a tap on the shared tablet for the player's own phone.
+                return seat["name"] + (" (at the tablet)" if from_shared_screen(actor) else "")
         if event["kind"] == "seat.join":
             return event["data"]["name"]
     return "Host" if actor["role"] == "host" else "?"
@@ -594,7 +605,7 @@ def carried_seat(db, table, from_seat):
     return row["id"] if row else None
 
 
-def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action_id=None):
+def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action_id=None, pass_host=None):
     """Start the night's next table from `old`; returns (Table, started).
 
     The seats in `keep` (ids) come along in their clockwise order with their names and
@@ -605,7 +616,9 @@ def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action
 
     follow_hash(code, token_hash) is the hash of the token the same phone (or host device)
     holds at the new table: only the holder of the old token can work the new one out
-    (access.follow_token), so each phone follows its own seat and nobody else's."""
+    (access.follow_token), so each phone follows its own seat and nobody else's.
+    pass_host(db, new, before) hands the night's tables before `old` to the new table's
+    host token (hosts.pass_down), in the same transaction."""
     module = games.get(game)
     if game not in games.TABLE_GAMES or module is None:
         raise RuleError("Pick one of the games.")
@@ -661,99 +674,18 @@ def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action
         for name in taken[len(seats):]:
             seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, NULL)", (table.id,))
             log("seat.join", {"seat": seat, "name": name, "phone": False})
+        if pass_host is not None:
+            pass_host(db, table, old.id)
         _append(db, old, folded, "night.next", {"code": code, "game": game, "table": table.id},
                 actor, action_id, pending)
     _cache_put(table, made[-1])
     return table, True
 
 
-def phone_seats(db, table):
-    """The ids of the seats whose phone holds a token (a seat the host added has none)."""
-    rows = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash IS NOT NULL", (table.id,)).fetchall()
-    return {row["id"] for row in rows}
-
-
-def _seat_token_hash(db, table, seat):
-    row = db.execute("SELECT token_hash FROM seats WHERE table_id=? AND id=?", (table.id, seat)).fetchone()
-    return row["token_hash"] if row else None
-
-
-def _phone_seat(db, table, folded, seat, what):
-    """The token hash of a seated phone other than the host's, or RuleError saying why not."""
-    seat_name = {s["id"]: s["name"] for s in folded.state["seats"]}.get(seat)
-    if seat_name is None:
-        raise RuleError("There is no such seat at this table.")
-    if seat == table.host_seat:
-        raise RuleError(f"{seat_name} is the host's own seat.")
-    hashed = _seat_token_hash(db, table, seat)
-    if hashed is None:
-        raise RuleError(f"{seat_name} has no phone at this table, so cannot {what}.")
-    return hashed
-
-
-def set_cohost(db, table, seat, on, actor):
-    """Make a seat's phone a co-host (the host's rights at its own seat), or take that back."""
-    with _writing(db, table) as (pending, folded):
-        check_open(folded)
-        _phone_seat(db, table, folded, seat, "be a co-host")
-        if (seat in folded.night.get("cohosts", ())) == on:
-            raise RuleError("That is already so. Nothing changed.")
-        _append(db, table, folded, "host.cohost" if on else "host.uncohost", {"seat": seat},
-                actor, None, pending)
-
-
-def hand_over(db, table, seat, actor):
-    """The seat's phone becomes the host (its own token now holds the role). The old host's
-    seat, if it has one, gets a token of its own: returned, for the old host's device, which
-    stays at the table as that player. None when the old host had no seat."""
-    token = None
-    with _writing(db, table) as (pending, folded):
-        check_open(folded)
-        hashed = _phone_seat(db, table, folded, seat, "take over as host")
-        before = table.host_seat if table.host_seat in {s["id"] for s in folded.state["seats"]} else None
-        if before is not None:
-            token = new_token()
-            db.execute("UPDATE seats SET token_hash=? WHERE id=?", (token_hash(token), before))
-        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?",
-                   (hashed, seat, table.id))
-        table.host_token_hash, table.host_seat = hashed, seat
-        _append(db, table, folded, "host.handover", {"seat": seat, "from_seat": before},
-                actor, None, pending)
-    return token
-
-
-def recover_host(db, recovery_hash, new_night):
-    """The recovery code's night: its newest table gets a new host token (returned with the
-    table), every older table of the night a token nobody holds, and the night a new code.
-    None when no night has that code. The old host device's cookies are refused from then on."""
-    row = db.execute("SELECT id FROM nights WHERE recovery_hash=?", (recovery_hash,)).fetchone()
-    if row is None:
-        return None
-    for _ in range(5):  # the night may move on while this waits for the lock: go with it
-        newest = db.execute("SELECT * FROM game_tables WHERE night_id=? ORDER BY id DESC LIMIT 1",
-                            (row["id"],)).fetchone()
-        table = Table.from_row(newest)
-        token = new_token()
-        with _writing(db, table) as (pending, folded):
-            if folded.night.get("next"):
-                continue
-            for older in db.execute("SELECT id FROM game_tables WHERE night_id=? AND id<>?",
-                                    (row["id"], table.id)).fetchall():
-                db.execute("UPDATE game_tables SET host_token_hash=? WHERE id=?",
-                           (token_hash(new_token()), older["id"]))
-            db.execute("UPDATE game_tables SET host_token_hash=? WHERE id=?", (token_hash(token), table.id))
-            salt, code_hash = new_night()
-            db.execute("UPDATE nights SET recovery_salt=?, recovery_hash=? WHERE id=?",
-                       (salt, code_hash, row["id"]))
-            table.host_token_hash = token_hash(token)
-            _append(db, table, folded, "host.recovered", {}, HOST, None, pending)
-        return table, token
-    raise RuleError("The night keeps moving on; type the code again.")
-
-
 def show_night(db, table, show, actor):
     """Put the night's standings on the table screen instead of the game, or back."""
     with _writing(db, table) as (pending, folded):
+        check_open(folded)
         if bool(folded.night.get("screen")) == bool(show):
             raise RuleError("The table screen shows that already. Nothing changed.")
         _append(db, table, folded, "night.screen", {"show": bool(show)}, actor, None, pending)
@@ -766,38 +698,6 @@ def events(db, table):
 
 def all_tables(db):
     return [Table.from_row(row) for row in db.execute("SELECT * FROM game_tables ORDER BY id").fetchall()]
-
-
-def remember_device_table(db, device_hash, table):
-    """A host's device keeps a list of its tables (with the host token it held then)."""
-    db.execute("INSERT INTO device_tables (device_hash, table_id, host_token_hash, added_at)"
-               " VALUES (?, ?, ?, ?) ON CONFLICT (device_hash, table_id)"
-               " DO UPDATE SET host_token_hash=excluded.host_token_hash",
-               (device_hash, table.id, table.host_token_hash, now()))
-
-
-def device_tables(db, device_hash, limit=200):
-    """[(Table, still host)] a device has hosted, newest first."""
-    rows = db.execute("SELECT g.*, d.host_token_hash AS held FROM device_tables d"
-                      " JOIN game_tables g ON g.id=d.table_id WHERE d.device_hash=?"
-                      " ORDER BY g.id DESC LIMIT ?", (device_hash, limit)).fetchall()
-    return [(Table.from_row(row), row["held"] == row["host_token_hash"]) for row in rows]
-
-
-# --- wrong-code guesses, counted in the database when several processes share one -------
-
-def recent_misses(db, client, window):
-    """How many wrong codes this client sent in the last `window` seconds (PostgreSQL)."""
-    return db.execute("SELECT count(*) FROM code_misses WHERE client=?"
-                      " AND at > clock_timestamp() - make_interval(secs => ?)",
-                      (client, float(window))).fetchone()[0]
-
-
-def record_miss(db, client, window):
-    db.execute("INSERT INTO code_misses (client) VALUES (?)", (client,))
-    if _random.random() < 0.02:  # now and then, forget what is older than the window
-        db.execute("DELETE FROM code_misses WHERE at < clock_timestamp() - make_interval(secs => ?)",
-                   (float(window),))
 
 
 def clear_cache():

@@ -9,7 +9,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, game_routes, games, pages, qr, store
+from . import access, game_routes, games, hosts, pages, qr, store
 from .live import answer as live_answer, current_fold, known_table, notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
@@ -44,7 +44,7 @@ def home():
 def home_page(error=None, status=200):
     """The home page; a device that has hosted tables here gets its way back to them."""
     device = access.device_hash()
-    hosted = bool(device and store.device_tables(get_db(), device, limit=1))
+    hosted = bool(device and hosts.device_tables(get_db(), device, limit=1))
     return render_template("home.html", games=games.TABLE_GAMES, error=error, hosted=hosted), status
 
 

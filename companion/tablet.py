@@ -21,7 +21,7 @@ from htmx_flask import request  # flask's request, with .htmx: true only for htm
 from . import access, game_routes, pages, parts, qr, store, tablet_store
 from .db import get_db
 from .live import answer as live_answer
-from .games.base import ANY, HOST, NotAllowed, RuleError
+from .games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
 from .tables import action_id, changed, join_url, posted_form, table_or_404
 
 bp = Blueprint("tablet", __name__)
@@ -184,9 +184,10 @@ def shown_seats(table, state, layout=None):
 
 # --- what the board template reads ------------------------------------------------------
 
-def undo_seat(right, shown):
-    """The shown seat that may undo an entry with this undo right (None: the tablet may not)."""
-    if right is None or right == HOST:
+def undo_seat(entry, shown):
+    """The shown seat that may undo this log entry from the tablet (None: the tablet may not)."""
+    right = entry["undo_right"]
+    if right is None or right == HOST or not entry.get("shared"):
         return None
     if right == ANY:
         return shown[0] if shown else None
@@ -203,7 +204,7 @@ def board(table, folded):
     log = []
     for entry in folded.log[::-1]:
         if entry.get("text"):
-            log.append(dict(entry, undo_as=None if entry["undone"] else undo_seat(entry["undo_right"], shown)))
+            log.append(dict(entry, undo_as=None if entry["undone"] else undo_seat(entry, shown)))
         if len(log) == 4:
             break
     return {
@@ -263,10 +264,16 @@ def act(code, seat, kind):
     state = store.load(get_db(), table).state
     if seat not in shown_seats(table, state):
         abort(403, "That seat is not on the tablet.")
-    actor = {"role": "seat", "seat": seat}
+    actor = seat_at_tablet(seat)
     if (hooked := game_routes.request_hook(table, actor, kind)) is not None:
         return hooked
     return write(table, device, lambda: store.act(get_db(), table, kind, posted_form(), actor, action_id()))
+
+
+def seat_at_tablet(seat):
+    """Who a tap on a seat's panel is: that seat, with its rights, by way of the shared screen
+    (games.base: only the kinds a game lets a shared screen post, and the log says so)."""
+    return {"role": "seat", "seat": seat, "via": SHARED_SCREEN}
 
 
 def write(table, device, change):
@@ -289,20 +296,24 @@ def undo(code, event_id):
     access.check_csrf(table)
     folded = store.load(get_db(), table)
     entry = next((e for e in folded.log if e["id"] == event_id), None)
-    seat = undo_seat(entry["undo_right"], shown_seats(table, folded.state)) if entry else None
+    seat = undo_seat(entry, shown_seats(table, folded.state)) if entry else None
     if entry is not None and seat is None:
-        abort(403, "Only the host can undo that, from the host page.")
-    actor = {"role": "seat", "seat": seat}
+        abort(403, "The tablet cannot undo that: the host can, from the host page.")
+    actor = seat_at_tablet(seat)
     return write(table, device, lambda: store.undo(get_db(), table, event_id, actor, action_id()))
 
 
 @bp.post("/t/<code>/tablet/layout")
 def arrange_panels(code):
-    """Move panels to other edges, turn them, leave seats off (any device showing the tablet:
-    it changes no score). A seat left automatic follows the screen's shape."""
+    """Move panels to other edges, turn them, leave seats off: the host's or a co-host's
+    device only, since which seats the tablet shows is which seats it may act for. A seat
+    left automatic follows the screen's shape."""
     table = table_or_404(code)
     device = tablet_or_403(table)
+    if device is not access.HOST_TABLET:
+        abort(403, "Only the host or a co-host can arrange the panels.")
     access.check_csrf(table)
+    access.require_open(table)
     state = store.load(get_db(), table).state
     layout = {"off": [], "edges": {}, "faces": {}}
     if not request.form.get("automatic"):
@@ -337,6 +348,7 @@ def let_in(code):
     table = table_or_404(code)
     access.require_viewer(table, host=True)
     access.check_csrf(table)
+    access.require_open(table)
     link = join_url(table).rsplit("/t/", 1)[0] + url_for("tablet.claim", code=table.code,
                                                           token=access.let_in_link(table))
     return render_template("tablet/let_in.html", table=table, link=link, qr_svg=qr.svg(link),
@@ -374,6 +386,7 @@ def revoke(code):
     table = table_or_404(code)
     access.require_viewer(table, host=True)
     access.check_csrf(table)
+    access.require_open(table)
     access.revoke_tablets(table)
     return redirect(url_for("tables.host", code=table.code), 303)
 

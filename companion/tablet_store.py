@@ -54,8 +54,13 @@ def revoke(db, table_id):
     """Every let-in device of this table and of its night's other tables: a device let in at
     an earlier table would otherwise follow the night here again (night._follow_tablet)."""
     with transaction(db):
-        db.execute("DELETE FROM tablet_devices WHERE table_id=? OR table_id IN (SELECT id FROM game_tables"
-                   " WHERE night_id=(SELECT night_id FROM game_tables WHERE id=?))", (table_id, table_id))
+        revoke_night(db, table_id)
+
+
+def revoke_night(db, table_id):
+    """revoke() inside the caller's transaction."""
+    db.execute("DELETE FROM tablet_devices WHERE table_id=? OR table_id IN (SELECT id FROM game_tables"
+               " WHERE night_id=(SELECT night_id FROM game_tables WHERE id=?))", (table_id, table_id))
 
 
 def layout_text(db, table_id):

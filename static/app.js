@@ -26,9 +26,395 @@
     p.textContent = text;
     box.appendChild(p);
   }
-  document.addEventListener("htmx:sendError", function () { toast("No connection to the table. Your tap was not saved; try again."); });
+  // A seat's own tap that found no connection is kept (below, issue 38); anything else says
+  // it needs one. A fetch that failed (waking, the rules) is only the banner's news.
+  document.addEventListener("htmx:sendError", function (event) {
+    var xhr = event.detail.xhr, config = event.detail.requestConfig;
+    networkLost();
+    if ((xhr && xhr.tcEntry) || !config || config.verb === "get") return;
+    toast(onHostPage()
+      ? "No connection to the table. This step needs the host's device connected: nothing was saved. Try again once it is back."
+      : "No connection to the table. That needs a connection and was not kept; try again once the phone is back.");
+  });
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
+  });
+
+  // --- When the Wi-Fi drops (issue 38) ---------------------------------------------------
+  // On a phone's own page (/t/CODE/me), a tap to /act/<kind> or /undo/<id> that cannot reach
+  // the server is kept in localStorage ("tc-waiting:CODE:SEAT": that table and seat only), in
+  // order, with its action id, address and form fields, and its control says "waiting for
+  // the table…". Once the connection is back (the "online" event, the stream reopening, the
+  // page loading or waking, a retry every few seconds), the page first fetches the table as it
+  // is now, then sends the waiting taps one at a time, each with its own action id: the server
+  // applies a resent id once, and refuses a stale step with a sentence, shown in the banner
+  // until the person taps OK. A tap waits 10 minutes at most, and never into the next game.
+  var WAIT_MS = 10 * 60 * 1000, FORGET_MS = 24 * 3600 * 1000, SEND_MS = 15000, RETRY_MS = 5000;
+  var QUEUE_PREFIX = "tc-waiting:", NOTES_KEY = "tc-waiting-notes";
+  var flushing = false, offline = false, notes = [], memory = {}, cachedKey = null;
+
+  function onHostPage() { return /^\/t\/[^/]+\/host\/?$/.test(location.pathname); }
+  function queueKey() {
+    // The seat is read once: a removed seat's page has no section.me, and keeps its queue's key.
+    if (cachedKey) return cachedKey;
+    var found = /^\/t\/([^/]+)\/me\/?$/.exec(location.pathname);
+    var me = document.querySelector("#live-body section.me[data-seat]");
+    if (found && me && me.dataset.seat) cachedKey = QUEUE_PREFIX + found[1].toUpperCase() + ":" + me.dataset.seat;
+    return cachedKey;
+  }
+  function readQueue(key) {
+    try {
+      var list = JSON.parse(localStorage.getItem(key) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (e) { return (memory[key] || []).slice(); }  // no storage (private mode): this page only
+  }
+  function writeQueue(key, list) {
+    memory[key] = list.slice();
+    try {
+      if (list.length) localStorage.setItem(key, JSON.stringify(list));
+      else localStorage.removeItem(key);
+    } catch (e) { /* kept in memory */ }
+  }
+  function waiting() { var key = queueKey(); return key ? readQueue(key) : []; }
+
+  // A tap this page may keep: a POST from the phone's own page to its table's act or undo.
+  function keepable(config) {
+    var key = queueKey();
+    if (!key || !config || config.verb !== "post") return null;
+    var url;
+    try { url = new URL(config.path, location.href); } catch (e) { return null; }
+    var code = key.split(":")[1], found = /^\/t\/([^/]+)\/(act\/[^/]+|undo\/\d+)$/.exec(url.pathname);
+    return url.origin === location.origin && found && found[1].toUpperCase() === code ? key : null;
+  }
+  function entryFrom(config) {
+    var params = [], submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    config.formData.forEach(function (value, name) { if (typeof value === "string") params.push([name, value]); });
+    var id = (params.filter(function (p) { return p[0] === "action_id"; })[0] || [])[1];
+    var elt = submitter || config.elt;
+    var label = elt ? (elt.getAttribute("aria-label") || elt.textContent || "").replace(/\s+/g, " ").trim() : "";
+    return { id: id, verb: "post", url: new URL(config.path, location.href).pathname, params: params,
+             csrf: (config.headers && config.headers["X-CSRF-Token"]) || "", label: label.slice(0, 80), at: Date.now() };
+  }
+  function keep(key, entry) {
+    var list = readQueue(key);
+    if (!list.some(function (e) { return e.id === entry.id; })) list.push(entry);
+    writeQueue(key, list);
+    showWaiting();
+  }
+  function forget(key, id) { writeQueue(key, readQueue(key).filter(function (e) { return e.id !== id; })); }
+  function named(entry) { return entry.label ? "“" + entry.label + "”" : "A tap"; }
+  function taps(n) { return n + (n === 1 ? " tap" : " taps"); }
+
+  // Waiting too long, or into the next game: dropped, with a note.
+  function dropStale(key) {
+    var list = readQueue(key), now = Date.now();
+    var fresh = list.filter(function (e) { return now - (e.at || 0) < WAIT_MS; });
+    list.filter(function (e) { return fresh.indexOf(e) < 0; }).forEach(function (e) {
+      note("dropped", named(e) + " waited more than 10 minutes for a connection, so it was not sent. Tap again if it still holds.");
+    });
+    if (fresh.length !== list.length) writeQueue(key, fresh);
+    return fresh;
+  }
+  function movedOn() { return !!document.querySelector("#live-body .night-next, #live-body a[data-follow]"); }
+  function dropForNextGame(key) {
+    var list = readQueue(key);
+    if (!list.length || !movedOn()) return false;
+    writeQueue(key, []);
+    var text = "The table moved on to the next game, so " + taps(list.length) + " made without a connection " +
+      (list.length === 1 ? "was" : "were") + " not sent.";
+    note("dropped", text);
+    // The page may be on its way to the next table: the note goes with it (this tab only).
+    try { sessionStorage.setItem(NOTES_KEY, JSON.stringify([text])); } catch (e) { /* shown here only */ }
+    return true;
+  }
+  function forgetOldTables() {
+    try {
+      for (var i = localStorage.length - 1; i >= 0; i--) {
+        var key = localStorage.key(i);
+        if (!key || key.indexOf(QUEUE_PREFIX) !== 0 || key === queueKey()) continue;
+        var list = readQueue(key).filter(function (e) { return Date.now() - (e.at || 0) < FORGET_MS; });
+        writeQueue(key, list);
+      }
+    } catch (e) { /* no storage */ }
+  }
+
+  // The banner (#offline, role=status): offline or sending, how many taps wait, and what
+  // became of them. Notes of refused or dropped taps stay until OK; "reached" ones fade.
+  function note(kind, text) {
+    notes.push({ kind: kind, text: text });
+    if (kind === "ok") setTimeout(function () { notes = notes.filter(function (n) { return n.text !== text; }); showWaiting(); }, 8000);
+    showWaiting();
+  }
+  function renderBanner(list) {
+    var box = document.getElementById("offline");
+    if (!box) return;
+    var line = "";
+    var onPhone = !!queueKey();
+    if (list.length && flushing && !offline) line = "Back online: sending " + taps(list.length) + " made without a connection…";
+    else if (list.length && offline) line = "No connection to the table. " + taps(list.length) + " waiting on this phone: " +
+      (list.length === 1 ? "it goes" : "they go") + " out when the connection is back.";
+    else if (list.length) line = taps(list.length) + " waiting for the table; trying again…";
+    else if (offline) line = onPhone ? "No connection to the table. A tap made now waits on this phone until it is back."
+      : "No connection to the table.";
+    var state = list.length ? (flushing && !offline ? "sending" : "waiting") : offline ? "offline" : notes.length ? "done" : "";
+    var signature = JSON.stringify([line, notes]);
+    box.dataset.state = state;
+    box.dataset.waiting = String(list.length);
+    if (box.tcShown === signature) return;  // the same words again would be read out again
+    box.tcShown = signature;
+    box.innerHTML = "";
+    if (line) {
+      var p = document.createElement("p");
+      p.className = "offline-line";
+      p.textContent = line;
+      box.appendChild(p);
+    }
+    if (notes.length) {
+      var ul = document.createElement("ul");
+      ul.className = "offline-notes";
+      notes.forEach(function (n) {
+        var li = document.createElement("li");
+        li.className = "offline-note " + n.kind;
+        li.textContent = n.text;
+        ul.appendChild(li);
+      });
+      box.appendChild(ul);
+      if (notes.some(function (n) { return n.kind !== "ok"; })) {
+        var ok = document.createElement("button");
+        ok.type = "button";
+        ok.className = "small ghost";
+        ok.dataset.offlineOk = "";
+        ok.textContent = "OK";
+        box.appendChild(ok);
+      }
+    }
+    document.body.style.setProperty("--offline-height", box.offsetHeight + "px");  // the toast goes above it
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-offline-ok]")) return;
+    notes = [];
+    showWaiting();
+  });
+
+  // Each waiting tap's control, found again after any re-render (a reload too): a form to the
+  // same address whose fields are the tap's, and the button it was sent with.
+  function controlOf(entry, forms) {
+    var sent = {};
+    entry.params.forEach(function (p) { (sent[p[0]] = sent[p[0]] || []).push(p[1]); });
+    for (var i = 0; i < forms.length; i++) {
+      var form = forms[i], url;
+      try { url = new URL(form.getAttribute("hx-post") || form.getAttribute("action") || "", location.href).pathname; } catch (e) { continue; }
+      if (url !== entry.url) continue;
+      var fits = true, buttons = [], button = null, names = {};
+      Array.from(form.elements).forEach(function (el) {
+        if (!el.name) return;
+        names[el.name] = true;
+        if (el.tagName === "BUTTON" || el.type === "submit") { buttons.push(el); return; }
+        if (!sent[el.name] || (el.type === "hidden" && el.name !== "csrf" && sent[el.name].indexOf(el.value) < 0)) fits = false;
+      });
+      Object.keys(sent).forEach(function (name) { if (name !== "action_id" && !names[name]) fits = false; });
+      if (buttons.length) {
+        button = buttons.filter(function (b) { return sent[b.name] && sent[b.name].indexOf(b.value) >= 0; })[0];
+        if (!button) fits = false;
+      }
+      if (fits) return { form: form, button: button || form.querySelector("button:not([type=button]), [type=submit]") };
+    }
+    return null;
+  }
+  function markControls(list) {
+    document.querySelectorAll(".waiting-note").forEach(function (n) { n.remove(); });
+    document.querySelectorAll(".tc-waiting").forEach(function (b) {
+      b.classList.remove("tc-waiting");
+      if (b.getAttribute("aria-describedby") === b.dataset.tcNote) b.removeAttribute("aria-describedby");
+    });
+    var forms = Array.from(document.querySelectorAll("#live-body form")), marked = [];
+    list.forEach(function (entry) {
+      var found = controlOf(entry, forms);
+      if (!found) return;
+      var seen = marked.filter(function (m) { return m.form === found.form; })[0];
+      if (seen) { seen.count += 1; seen.note.textContent = "waiting for the table… (" + taps(seen.count) + ")"; }
+      else {
+        var p = document.createElement("p");
+        p.className = "waiting-note";
+        p.id = "waiting-note-" + marked.length;
+        p.textContent = "waiting for the table…";
+        found.form.insertAdjacentElement("afterend", p);
+        seen = { form: found.form, note: p, count: 1 };
+        marked.push(seen);
+      }
+      if (found.button) {
+        found.button.classList.add("tc-waiting");
+        found.button.dataset.tcNote = seen.note.id;
+        if (!found.button.hasAttribute("aria-describedby")) found.button.setAttribute("aria-describedby", seen.note.id);
+      }
+    });
+  }
+  function showWaiting() {
+    var list = waiting();
+    renderBanner(list);
+    markControls(list);
+  }
+  ["tc:live", "htmx:afterSettle", "DOMContentLoaded"].forEach(function (name) {
+    document.addEventListener(name, function () { if (queueKey() || notes.length || offline) showWaiting(); });
+  });
+  window.addEventListener("storage", function (event) {  // another tab of the same seat
+    if (event.key && event.key === queueKey()) showWaiting();
+  });
+
+  function networkLost() { offline = true; showWaiting(); }
+  function networkBack() { if (offline) { offline = false; showWaiting(); } }
+
+  // Keep a tap: at once while the phone knows it is offline or earlier taps still wait (so
+  // the order holds), else when its request fails to get through.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig, key = keepable(config), xhr = event.detail.xhr;
+    if (!key) return;
+    var entry = entryFrom(config);
+    if (!entry.id) return;
+    if (navigator.onLine === false || flushing || readQueue(key).length) {
+      event.preventDefault();
+      if (navigator.onLine === false) offline = true;
+      keep(key, entry);
+      flushSoon();
+      return;
+    }
+    xhr.tcEntry = entry;
+    if (!xhr.timeout) xhr.timeout = SEND_MS;  // a dead Wi-Fi can hang a request for minutes
+    var failed = function () {
+      if (xhr.tcKept) return;
+      xhr.tcKept = true;
+      offline = true;
+      keep(key, entry);
+    };
+    xhr.addEventListener("error", failed);
+    xhr.addEventListener("timeout", failed);
+  });
+  // Any answer from the server means the connection is there.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status) networkBack();
+  });
+
+  // Catch up first: the page's own refetch of the live fragment (its answer is swapped by
+  // htmx as on waking); resolves true once the server answered, false if it could not.
+  function catchUp() {
+    return new Promise(function (resolve) {
+      var live = document.getElementById("live-body");
+      if (!live || !window.htmx) { resolve(true); return; }
+      var timer = setTimeout(function () { done(false); }, SEND_MS);
+      function mine(event) {
+        var d = event.detail;
+        return d && d.elt && d.elt.id === "live-body" && d.requestConfig && d.requestConfig.verb === "get";
+      }
+      function loaded(event) { if (mine(event)) done(event.detail.xhr.status < 500); }
+      function failed(event) { if (mine(event)) done(false); }
+      function done(ok) {
+        clearTimeout(timer);
+        document.removeEventListener("htmx:afterOnLoad", loaded);
+        document.removeEventListener("htmx:sendError", failed);
+        document.removeEventListener("htmx:timeout", failed);
+        resolve(ok);
+      }
+      // An aborted fetch (a newer refresh replaced it) is neither: the newer one answers.
+      document.addEventListener("htmx:afterOnLoad", loaded);
+      document.addEventListener("htmx:sendError", failed);
+      document.addEventListener("htmx:timeout", failed);
+      htmx.trigger(live, "refresh");
+    });
+  }
+
+  // One waiting tap, as its form would have sent it. -> {kind: applied|refused|network|later}
+  function send(entry) {
+    var body = new URLSearchParams();
+    entry.params.forEach(function (p) { body.append(p[0], p[1]); });
+    var headers = { "HX-Request": "true", "HX-Target": "live-body", "HX-Current-URL": location.href };
+    if (entry.csrf) headers["X-CSRF-Token"] = entry.csrf;
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = controller && setTimeout(function () { controller.abort(); }, SEND_MS);
+    return fetch(entry.url, { method: "POST", body: body, headers: headers, credentials: "same-origin",
+                              cache: "no-store", signal: controller ? controller.signal : undefined })
+      .then(function (response) {
+        return response.text().then(function (text) {
+          var status = response.status;
+          if (status >= 200 && status < 300) return { kind: "applied", html: text };
+          if (status >= 500 || status === 408 || status === 429) return { kind: "later" };
+          var doc = new DOMParser().parseFromString(text, "text/html");
+          var said = doc.querySelector("#live-body > p.error, p.error, .toast-message, .lead");
+          return { kind: "refused", text: said ? said.textContent.trim() : "The table refused it." };
+        });
+      }, function () { return { kind: "network" }; })
+      .then(function (result) { if (timer) clearTimeout(timer); return result; });
+  }
+  // An applied tap's answer is the live fragment at the newest version: morphed in, unless
+  // the stream already brought something newer.
+  function showAnswer(html) {
+    var live = document.getElementById("live-body");
+    var found = /data-version="(\d+)"/.exec(html || "");
+    if (!live || !window.htmx || !found || shown() >= parseInt(found[1], 10)) return;
+    ownTaps += 1;  // this page's own tap: noted, never cued
+    try { htmx.swap(live, html, { swapStyle: "morph:outerHTML" }, { contextElement: live }); }
+    catch (e) { refreshLive(); }
+    finally { ownTaps = Math.max(0, ownTaps - 1); }
+  }
+
+  function flush() {
+    var key = queueKey();
+    if (!key || flushing) return;
+    if (!dropStale(key).length) { showWaiting(); return; }
+    flushing = true;
+    showWaiting();
+    var applied = 0;
+    function finish() {
+      flushing = false;
+      if (applied) note("ok", (applied === 1 ? "The tap" : "The " + applied + " taps") + " made without a connection reached the table.");
+      showWaiting();
+    }
+    function next() {
+      var list = dropStale(key);
+      if (!list.length || dropForNextGame(key)) return finish();
+      var entry = list[0];
+      ownTaps += 1;
+      send(entry).then(function (result) {
+        ownTaps = Math.max(0, ownTaps - 1);
+        if (result.kind === "network" || result.kind === "later") {
+          if (result.kind === "network") offline = true;
+          return finish();  // kept: the next try sends it again, with the same id
+        }
+        networkBack();
+        forget(key, entry.id);
+        if (result.kind === "applied") { applied += 1; showAnswer(result.html); }
+        else note("refused", named(entry) + " was not done: " + result.text);
+        next();
+      });
+    }
+    catchUp().then(function (ok) {
+      if (!ok) { offline = true; return finish(); }
+      networkBack();
+      if (dropForNextGame(key)) return finish();
+      next();
+    });
+  }
+  var flushTimer = null;
+  function flushSoon() {
+    if (flushTimer || navigator.onLine === false) return;
+    flushTimer = setTimeout(function () { flushTimer = null; flush(); }, 0);
+  }
+  window.addEventListener("offline", networkLost);
+  window.addEventListener("online", function () { offline = false; showWaiting(); flushSoon(); });
+  document.addEventListener("htmx:sseOpen", function () { networkBack(); flushSoon(); });
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") flushSoon(); });
+  setInterval(function () { if (waiting().length) { showWaiting(); flushSoon(); } }, RETRY_MS);
+  document.addEventListener("DOMContentLoaded", function () {
+    forgetOldTables();
+    try {
+      var carried = JSON.parse(sessionStorage.getItem(NOTES_KEY) || "[]");
+      sessionStorage.removeItem(NOTES_KEY);
+      carried.forEach(function (text) { note("dropped", text); });
+    } catch (e) { /* none */ }
+    if (navigator.onLine === false) offline = true;
+    var key = queueKey();
+    if (key && dropForNextGame(key)) return showWaiting();
+    showWaiting();
+    flushSoon();
   });
 
   // Live changes morph into the page (idiomorph), so what is open, focused or scrolled stays
@@ -236,8 +622,11 @@
     } catch (e) { /* private mode: follow anyway */ }
     window.location.assign(href);
   }
+  // A table opened on purpose from the night's page or "Your tables" (?stay) stays put:
+  // following is for a page that was open, or left open, when the night moved on.
+  var stays = /[?&]stay=/.test(window.location.search);
   function followNight() {
-    var link = document.querySelector("a[data-follow]");
+    var link = !stays && document.querySelector("a[data-follow]");
     if (link) goOnce(link.getAttribute("href"));
   }
   // After a stream message (tc:live), a fetched or tapped answer, and on load.
@@ -306,6 +695,7 @@
   // the document): its request itself says when it is done.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var xhr = event.detail.xhr;
+    if (event.defaultPrevented) return;  // a tap kept to send later (issue 38): not sent now
     if (!xhr || !event.detail.requestConfig || event.detail.requestConfig.verb !== "post") return;
     ownTaps += 1;
     xhr.addEventListener("loadend", function () { ownTaps = Math.max(0, ownTaps - 1); });

@@ -7,6 +7,8 @@ import threading
 
 import pytest
 
+from companion import hosts
+
 from companion import db as db_module, store
 from companion.schema import MIGRATIONS, PG_MIGRATIONS
 from conftest import HX, Phone, open_database
@@ -126,7 +128,7 @@ def test_night_entries_cannot_be_posted_nor_undone(database):
         with pytest.raises(store.RuleError):
             store.act(conn, table, kind, {}, HOST)
     ana, _ = store.add_seat(conn, table, "Ana", HOST)
-    store.set_cohost(conn, table, ana, True, HOST)
+    hosts.set_cohost(conn, table, ana, True, HOST)
     entry = store.load(conn, table).log[-1]
     assert entry["kind"] == "host.cohost" and entry["undo_right"] is None
     with pytest.raises(store.RuleError):

@@ -100,7 +100,7 @@ def test_let_in_works_once_and_revoke_refuses_the_device(app, host):
     assert device.tap(bo, "score", seat=bo, delta=2).status_code == 200
     seat_scores = {s["id"]: s["score"] for s in host.state()["state"]["seats"]}
     assert seat_scores == {ana: 0, bo: 2}
-    assert host.state()["log"][-1]["who"] == "Bo"             # posted as the seat itself
+    assert host.state()["log"][-1]["who"] == "Bo (at the tablet)"  # as the seat, by the tablet
     assert "tb-board" in stream_opening(device.client, host.code)
 
     assert host.post("/tablet/revoke", htmx=False).status_code == 303
@@ -343,5 +343,10 @@ def test_let_in_revoke_and_layout_on_postgresql(pg_app):
     for _ in range(2):
         assert device.client.get(f"/t/{host.code}/follow?to=tablet").headers["Location"] == f"/t/{new}/tablet"
     assert device.client.get(f"/t/{new}/tablet").status_code == 200
+    # The old table is read-only now: revoking is done at the new one, for the whole night.
+    assert host.post("/tablet/revoke", htmx=False).status_code == 409
+    host.client.get(f"/t/{host.code}/follow?to=host")
+    host.code = new
+    host.page("/host")
     assert host.post("/tablet/revoke", htmx=False).status_code == 303
     assert device.open().status_code == 403

@@ -33,6 +33,24 @@ OWN = "own"     # the seat the entry concerns (its data's "seat", else whoever p
 ANY = "any"     # any seat, and the host
 ROSTER_WHO = {"seat.remove": HOST}  # joins, renames and reorders are fixed in place, not undone
 
+# A shared screen (the tablet in the middle) posts for the seat whose panel was tapped, with
+# that seat's rights, and marks the actor {"via": SHARED_SCREEN}. Only the kinds a game lists
+# in SHARED may come that way; NOT_SHARED holds the rest (a hand, a pick, a hidden card, or a
+# step only the host takes), so every kind is on one list (tests/test_authority.py walks them).
+# The refusal is one sentence, whatever the kind, the seat or any card.
+SHARED_SCREEN = "tablet"
+SHARED_REFUSAL = ("The tablet in the middle cannot do that: it is done on the player's own phone "
+                  "or by the host. Nothing changed.")
+
+
+def from_shared_screen(actor):
+    return (actor or {}).get("via") == SHARED_SCREEN
+
+
+def shared_screen_may(module, kind):
+    """Whether a shared screen may post (and undo) this kind for a seat."""
+    return kind in getattr(module, "SHARED", ())
+
 
 def who_may(module, kind):
     if kind in ROSTER_KINDS:
@@ -49,6 +67,8 @@ def concerned_seat(event):
 
 def check_post(module, kind, actor, data):
     """Refuse (NotAllowed) a posted action its actor has no right to; data is the parsed event."""
+    if from_shared_screen(actor) and not shared_screen_may(module, kind):
+        raise NotAllowed(SHARED_REFUSAL)
     rule = who_may(module, kind)
     if actor["role"] == "host":
         return
@@ -68,8 +88,9 @@ def undo_right(module, event):
     return concerned_seat(event) if rule == OWN else rule
 
 
-def may_undo(right, actor):
-    if right is None:
+def may_undo(right, actor, shared=True):
+    """`shared`: whether a shared screen may undo the entry (its kind is one it may post)."""
+    if right is None or (from_shared_screen(actor) and not shared):
         return False
     return actor["role"] == "host" or right == ANY or right == actor["seat"]
 

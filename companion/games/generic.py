@@ -12,6 +12,8 @@ SLUG = "generic"
 TITLE = "Scoreboard"
 MIN_SEATS, MAX_SEATS = 1, 12
 HOST_ONLY = set()
+KINDS = ("score",)
+SHARED, NOT_SHARED = {"score"}, set()  # what the tablet may post for a seat (games.base)
 REASONS = ("Points", "Insult", "Bonus", "Penalty", "Correction")
 MAX_STEP = 99
 

@@ -13,7 +13,7 @@ from .rules import (APP_DEAL_STEPS, CARD_MAX, DOG_READING, FRONT_ROW, GAME_KINDS
                     GHOST_RULE, GHOST_RULES, HOST_ONLY, MAX_SEATS, MAX_STEP, MIN_SEATS,
                     PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW, REASON_MAX, REASONS, ROWS,
                     SLUG, TIE_BREAK_READING, TITLE, WIN_AT)
-from .rules import DRAWN, WHO  # who may post and undo each kind (games.base)
+from .rules import DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind (games.base)
 from .state import has_ghost, new_state, outcome, picks_left, row_counts, seat_problem, standings
 from .view import describe, public_data, view_for
 

@@ -63,6 +63,12 @@ PHYSICAL_DEAL_STEPS = (
 
 GAME_KINDS = {"resolve.step", "points", "points.real", "kill", "bank", "draft.pick", "draft.unpick",
               "penalty", "ghost.deal", "ghost.record", "ghost.down", "ghost.down.deal", "tiebreak.seat"}
+KINDS = tuple(sorted(GAME_KINDS))
+# What the tablet in the middle may post for a seat (games.base): every public score step and
+# the ghost's cards after a deal by hand. Never a draft pick (secret until revealed), nor a
+# deal the app draws from the deck list, nor the host's tie-break seat.
+SHARED = {"resolve.step", "points", "points.real", "kill", "bank", "penalty", "ghost.record", "ghost.down"}
+NOT_SHARED = {"draft.pick", "draft.unpick", "ghost.deal", "ghost.down.deal", "tiebreak.seat"}
 # Kinds that set the table up rather than play it: seats may still join after them.
 SETUP_KINDS = {"tiebreak.seat"}
 

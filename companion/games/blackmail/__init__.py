@@ -29,6 +29,6 @@ from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, 
                     SECRET_CARDS, SECRET_LABELS, SECRET_SHORT, SHORT_NAMES, SLUG, TITLE,
                     TRACKING_LABELS, TRACKING_MODES, VP_TO_WIN, card_label, character_name,
                     vp_target)
-from .rules import DRAWN, WHO  # who may post and undo each kind (games.base)
+from .rules import DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind (games.base)
 from .view import describe, play_text, public_data, view_for
 

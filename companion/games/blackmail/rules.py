@@ -12,6 +12,12 @@ HOST_ONLY = {"tracking", "game.start", "game.reset", "dealt.stand_in"}
 # Who may post (and undo) a kind, beyond "any seat": see games.base.
 WHO = {"play": OWN, "hand": OWN, "dealt.hand_over": OWN, "dealt.reclaim": OWN}
 DRAWN = {"game.start"}  # draws the first player (and, where the app deals, the whole deck)
+DEALT_KINDS = ("dealt.play", "dealt.stand_in", "dealt.hand_over", "dealt.reclaim")   # its own kinds
+KINDS = ("tracking", "game.start", "game.reset", "round.confirm", "round.score", "play", "hand") + DEALT_KINDS
+# What the tablet in the middle may post for a seat (games.base): the table's own cards,
+# recorded as they are played and shown, and the round's result. Never a hand the app dealt.
+SHARED = {"round.confirm", "round.score", "play", "hand"}
+NOT_SHARED = {"tracking", "game.start", "game.reset"} | set(DEALT_KINDS)
 
 # ---------------------------------------------------------------- rules data
 
@@ -63,7 +69,6 @@ TRACKING_LABELS = {"scores": "Scores only", "full": "Full tracking", "dealt": "T
 CARD_BY_CARD = ("full", "dealt")   # modes that follow every card played
 
 DEALT = "dealt"                     # the mode where the app shuffles and deals
-DEALT_KINDS = ("dealt.play", "dealt.stand_in", "dealt.hand_over", "dealt.reclaim")   # its own kinds
 # The host may stand in for a phone only after it had no open page this long (or was handed the turn).
 AWAY_SECONDS = 30
 STAND_IN_WHY = {"away": "phone away", "handed_over": "handed to the host", "no_phone": "no phone"}

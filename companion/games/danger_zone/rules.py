@@ -123,3 +123,7 @@ DRAWN = {"locations.draw", "initiative.roll", "round.next", "event.uta", "dice.r
 KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.record",
          "order.confirm", "round.next", "token.move", "challenge.correct", "upper_hand.change", "movement.enter", "challenge.draw",
          "challenge.complete", "challenge.fail", "dice.roll") + tuple(EVENTS)
+# What the tablet in the middle may post for a seat (games.base): everything a seat does in a
+# round (the game hides nothing); the host's own steps stay the host's.
+NOT_SHARED = set(HOST_ONLY)
+SHARED = set(KINDS) - NOT_SHARED
