@@ -345,7 +345,7 @@ def admin(key):
         abort(403, "That is not this server's admin address. It is printed when the server starts.")
     # The admin's page: each player's records, and a way on to the box text defaults.
     response = redirect(url_for("night.admin_home"), 303)
-    response.set_cookie(ADMIN_COOKIE, admin_cookie_value(), max_age=365 * 86400, httponly=True,
+    response.set_cookie(ADMIN_COOKIE, admin_cookie_value(), max_age=30 * 86400, httponly=True,
                         samesite="Lax", secure=request.is_secure)
     return response
 

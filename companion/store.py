@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from . import games, names
 from .db import insert, insert_event, notify_change, transaction
@@ -126,13 +126,27 @@ def identify(db, table, token, folded=None, tokens=None):
     if secrets.compare_digest(hashed, table.host_token_hash):
         return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
     seat = tokens.get(hashed) if tokens is not None else token_seat(db, table, token)
-    if seat not in seated:
+    if seat not in seated or _night_idle(db, table, folded):
         return None
     # A co-host's phone has the host's rights at its own seat (night.py hands them out), at
     # the night's open table only: one left out of the next game, or whose role was taken
     # back there, keeps nothing at the tables behind it.
     cohost = seat in folded.night.get("cohosts", ()) and not folded.night.get("next")
     return {"role": "host" if cohost else "seat", "seat": seat}
+
+
+SEAT_DAYS = 1  # a seat's token stops working this long after its night's last change
+
+
+def _night_idle(db, table, folded):
+    """Whether the night has had no change for SEAT_DAYS: a phone left logged in at a table
+    (lent, lost, sold) opens nothing of it the day after. The host's token is not bound so."""
+    last = folded.log[-1]["at"] if folded.log else None
+    if folded.night.get("next") and db is not None and table.night_id is not None:
+        last = db.execute("SELECT max(e.created_at) FROM events e JOIN game_tables t ON t.id=e.table_id"
+                          " WHERE t.night_id=?", (table.night_id,)).fetchone()[0]
+    cutoff = (datetime.now(timezone.utc) - timedelta(days=SEAT_DAYS)).isoformat(timespec="milliseconds")
+    return last is not None and last < cutoff
 
 
 def token_seat(db, table, token):
