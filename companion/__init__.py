@@ -86,7 +86,7 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, errors, forms, game_routes, live, parts, rules_routes, tables, tablet, web
+    from . import access, db, door, errors, forms, game_routes, live, parts, rules_routes, tables, tablet, web
     from . import night
 
     app.jinja_env.globals.update(public=parts.public, row=parts.row, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms)
@@ -96,6 +96,7 @@ def create_app(test_config=None):
     errors.init_app(app)
     web.init_app(app)
     app.before_request(access.same_origin_only)
+    door.init_app(app)  # every /t/<code>/… request: its table on g, once
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(rules_routes.bp)

@@ -125,7 +125,7 @@ def recovery_hash(typed):
 
 
 def new_night():
-    """(salt, hash of its recovery code) for store.ensure_night and friends."""
+    """(salt, hash of its recovery code) for nights.ensure_night and friends."""
     salt = store.new_token()
     return salt, recovery_hash(recovery_code(salt))
 
@@ -181,15 +181,6 @@ def require_open(table):
         store.check_open(store.load(get_db(), table))
     except RuleError as error:
         abort(409, str(error))
-
-
-def require_viewer(table, host=False, folded=None):
-    viewer = current_viewer(table, folded)
-    if viewer is None:
-        abort(403, "You have no seat at this table. Join it first.")
-    if host and viewer["role"] != "host":
-        abort(403, "Only the host can do that.")
-    return viewer
 
 
 class GuessLimiter:

@@ -17,7 +17,7 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    url_for)
 from htmx_flask import request
 
-from . import access, games, hosts, records, rules_routes, store, tables
+from . import access, door, games, hosts, nights, records, rules_routes, store, tables
 from .db import get_db
 from .games.base import RuleError
 
@@ -76,7 +76,7 @@ def _land(steps, page, response):
 # --- play again ------------------------------------------------------------------------------
 
 def _may_start(table):
-    return access.require_viewer(table, host=True)  # the host or a co-host
+    return door.require(host=True)  # the host or a co-host
 
 
 def _seat_choice(folded):
@@ -91,7 +91,7 @@ def _seat_choice(folded):
 
 @bp.get("/t/<code>/next")
 def next_page(code, error=None, status=200):
-    table = tables.table_or_404(code)
+    table = g.table
     viewer = _may_start(table)
     folded = store.load(get_db(), table)
     if folded.night.get("next"):
@@ -104,19 +104,31 @@ def next_page(code, error=None, status=200):
 
 @bp.post("/t/<code>/next")
 def start_next(code):
-    table = tables.table_or_404(code)
+    table = g.table
+    db = get_db()
+    if door.folded().night.get("next"):
+        # A doubled, stale or racing tap (two hosts at once): the next table exists, and a
+        # co-host's rights here ended with it; each device goes on to its own place there.
+        viewer = door.require()
+        access.check_csrf(table)
+        return _went_on(table, viewer)
     viewer = _may_start(table)
     access.check_csrf(table)
-    db = get_db()
-    keep, added = _seat_choice(store.load(db, table))
+    keep, added = _seat_choice(door.folded())
     try:
-        store.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
+        nights.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
                          access.follow_hash, access.new_night, tables.action_id(), _pass_host)
     except RuleError as error:
         if request.htmx:
             return tables.refused(table, viewer, tables.page_of(viewer), error)
         return next_page(code, error=str(error), status=422)
     tables.changed(table)  # every open page of the old table learns of the next one
+    return _went_on(table, viewer)
+
+
+def _went_on(table, viewer):
+    """Answer the tap that started (or found) the night's next table: this device's place
+    there, and the host's device keeps the table in its list."""
     steps = _follow_chain(table, access.held_token())
     response = make_response("", 200)
     if not steps:  # a co-host who left their own seat out: the night page is theirs still
@@ -135,12 +147,12 @@ def _pass_host(db, table, before):
 def follow(code):
     """Where a page of a table the night has left goes: this phone's seat (or the host's
     role) at the newest table it still has one at. Anyone else goes back where they were."""
-    table = tables.table_or_404(code)
+    table = g.table
     page = request.args.get("to", "player")
     if page == "tablet":
         return _follow_tablet(table)
     page = page if page in PAGES else "player"
-    viewer = access.current_viewer(table)
+    viewer = door.viewer()
     steps = _follow_chain(table, access.held_token()) if viewer else []
     if not steps:
         if page == "screen" or viewer is None:
@@ -197,7 +209,7 @@ def night_here(table, folded, viewer, page):
     elif ahead and page in ("player", "host") and viewer is not None:
         following = store.find_table(get_db(), ahead["code"])
         carried = (viewer["seat"] is not None and following is not None
-                   and store.carried_seat(get_db(), following, viewer["seat"]) is not None)
+                   and nights.carried_seat(get_db(), following, viewer["seat"]) is not None)
         if page == "player" and carried:
             found["follow"] = url_for("night.follow", code=table.code, to="player")
         elif is_host:  # the host's page (or a host whose seat stayed behind) goes on hosting
@@ -221,7 +233,7 @@ def night_menu(table, viewer):
     if access.is_host_device(table):
         # Only the night's host device sees the code (hosts.py: a hand-over draws a new one).
         carry_host(table)
-        night = store.night_row(get_db(), store.ensure_night(get_db(), table, access.new_night))
+        night = nights.night_row(get_db(), nights.ensure_night(get_db(), table, access.new_night))
         menu["recovery"] = access.recovery_code(night["recovery_salt"])
     return menu
 
@@ -254,15 +266,15 @@ def _public_url(path):
 @bp.post("/t/<code>/night/screen")
 def screen_toggle(code):
     show = request.form.get("show") == "1"
-    return tables.apply_change(code, lambda db, table, viewer: store.show_night(db, table, show, viewer),
+    return tables.apply_change(code, lambda db, table, viewer: nights.show_night(db, table, show, viewer),
                                host=True)
 
 
 # --- the night page and its exports -----------------------------------------------------------
 
 def _night_for_viewer(code):
-    table = tables.table_or_404(code)
-    viewer = access.current_viewer(table)
+    table = g.table
+    viewer = door.viewer()
     if viewer is None:
         abort(403, "The night's page is for the host and the players of its tables. Join a table first.")
     return table, viewer, records.night(get_db(), table, viewer)
@@ -321,16 +333,10 @@ def night_csv(code):
 
 # --- co-hosts, handing over, recovery ---------------------------------------------------------
 
-def _host_device(table):
-    access.require_viewer(table, host=True)
-    if not access.is_host_device(table):
-        abort(403, "Only the host's own device can do that (a co-host cannot).")
-
-
 @bp.get("/t/<code>/hosts")
 def hosts_page(code, error=None, status=200):
-    table = tables.table_or_404(code)
-    viewer = access.require_viewer(table, host=True)
+    table = g.table
+    viewer = door.require(host=True)
     db = get_db()
     folded = store.load(db, table)
     with_phone = hosts.phone_seats(db, table)
@@ -344,10 +350,10 @@ def hosts_page(code, error=None, status=200):
 
 @bp.post("/t/<code>/hosts/<int:seat>/<change>")
 def hosts_change(code, seat, change):
-    table = tables.table_or_404(code)
-    _host_device(table)
+    table = g.table
+    door.require_host_device()
     access.check_csrf(table)
-    viewer = access.current_viewer(table)
+    viewer = door.viewer()
     if change not in ("cohost", "uncohost", "handover"):
         abort(404, "No such change.")
     seated = table.host_seat is not None

@@ -9,7 +9,7 @@ another are one player.
 
 from datetime import datetime
 
-from . import games, names, store
+from . import games, names, nights, store
 from .games import assassins, blackmail, danger_zone
 from .games.base import ROSTER_KINDS, RuleError, apply_roster
 
@@ -134,12 +134,12 @@ def visible_tables(db, table, viewer):
     """The night's tables this viewer may see: every one for the host (and a co-host); for a
     seat's phone, the ones its seat sat at (carried from table to table), so someone who
     joined late sees only the games they played."""
-    tables = store.night_tables(db, table)
+    tables = nights.night_tables(db, table)
     if viewer is None:
         return []
     if viewer["role"] == "host":
         return tables
-    origins = store.seat_origins(db, [t.id for t in tables])
+    origins = nights.seat_origins(db, [t.id for t in tables])
     children = {}
     for seat, (_, parent) in origins.items():
         if parent is not None:
@@ -165,7 +165,7 @@ def night(db, table, viewer):
 def night_until(db, table):
     """The night up to this table, for its table screen, which anyone with the table's code
     may open: nothing of a later table."""
-    return _night_of(db, [t for t in store.night_tables(db, table) if t.id <= table.id])
+    return _night_of(db, [t for t in nights.night_tables(db, table) if t.id <= table.id])
 
 
 def _night_of(db, shown):
@@ -201,7 +201,7 @@ def player_records(db):
     """Per player name, across every table on this server: games played and won per game,
     Danger Zone wins per character, Blackmail rounds won, Age of Assassins real points."""
     players = {}
-    for table in store.all_tables(db):
+    for table in [store.Table.from_row(row) for row in db.execute("SELECT * FROM game_tables ORDER BY id").fetchall()]:
         for game in table_games(db, table):
             for row in game["scores"]:
                 key = names.same_name_key(row["name"])

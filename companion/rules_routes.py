@@ -18,11 +18,11 @@ import json
 import re
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
                    request, url_for)
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import access, box, store
+from . import access, box, door, store
 from .db import get_db
 from .box_text import DECK_ENTRY, box_entry, box_items, checked_text, deck_lines, import_box, readable
 from .games.base import RuleError
@@ -285,7 +285,7 @@ def entry(game, entry):
 
 @bp.get("/t/<code>/rules/<game>/<entry>")
 def table_entry(code, game, entry):
-    return render_entry(game, entry, access.table_or_404(code))
+    return render_entry(game, entry, g.table)
 
 
 def save_box(game, entry, table):
@@ -329,8 +329,8 @@ def box_save(game, entry):
 
 @bp.post("/t/<code>/rules/<game>/<entry>/box")
 def table_box_save(code, game, entry):
-    table = access.table_or_404(code)
-    access.require_viewer(table, host=True)
+    table = g.table
+    door.require(host=True)
     access.check_csrf(table)
     return save_box(game, entry, table)
 

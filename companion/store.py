@@ -16,6 +16,8 @@ from datetime import datetime, timedelta, timezone
 from . import games, names
 from .db import insert, insert_event, notify_change, transaction
 from contextlib import contextmanager
+from .log_lines import (MOVED_ON, NIGHT_KINDS, actor_name, check_open, night_step,  # noqa: F401
+                        night_text, roster_text)
 from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
                          apply_roster, check_post, from_shared_screen, may_undo, shared_screen_may,
                          undo_right)
@@ -298,14 +300,15 @@ def _append(db, table, folded, kind, data, actor, action_id, pending):
     if kind == "undo":
         # Voiding an old event changes everything after it: fold the whole log again,
         # strictly, so an undo that later events depend on is refused.
-        new = _fold(table, _events(db, table), strict=True)
+        new = _fold(table, events(db, table), strict=True)
     else:
         new = _step(table, folded, event)
     pending.append(new)
     return event["id"]
 
 
-def _events(db, table, after=0):
+def events(db, table, after=0):
+    """A table's events after `after`, oldest first (records.py reads results from them)."""
     rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
                       (table.id, after)).fetchall()
     return [_event(r) for r in rows]
@@ -341,14 +344,14 @@ def _step(table, folded, event, strict=True):
     module, before = table.module, folded.state
     log = list(folded.log)
     entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
-             "who": _actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
+             "who": actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
              "undo_right": undo_right(module, event), "shared": shared_screen_may(module, event["kind"])}
     after, night = before, folded.night
     if event["kind"] in NIGHT_KINDS:
         # The night's own entries: no game rule reads them, and none is undone (a next table
         # exists once started; a host change is undone by another one).
-        night = _night_step(night, event)
-        entry.update(undo_right=None, text=_night_text(before, event))
+        night = night_step(night, event)
+        entry.update(undo_right=None, text=night_text(before, event))
     elif event["kind"] == "undo":
         target = next((e for e in log if e["id"] == event["data"]["event"]), None)
         entry["target"] = event["data"]["event"]
@@ -367,7 +370,7 @@ def _step(table, folded, event, strict=True):
             if strict:
                 raise
             after, entry["skipped"] = before, True
-        entry["text"] = _roster_text(before, event) or module.describe(before, after, event)
+        entry["text"] = roster_text(before, event) or module.describe(before, after, event)
         if entry["undo_right"] is not None and _undo_refusal(module, after, event["kind"]):
             entry["undo_right"] = None
     else:
@@ -383,31 +386,6 @@ def _undo_refusal(module, state, kind):
     """A game may keep some events from being undone (a look at hidden cards, a deal)."""
     refusal = getattr(module, "undo_refusal", None)
     return refusal(state, kind) if refusal else ""
-
-
-def _actor_name(state, actor, event):
-    if actor["seat"] is not None:
-        for seat in state["seats"]:
-            if seat["id"] == actor["seat"]:
-                # Nobody mistakes a tap on the shared tablet for the player's own phone.
-                return seat["name"] + (" (at the tablet)" if from_shared_screen(actor) else "")
-        if event["kind"] == "seat.join":
-            return event["data"]["name"]
-    return "Host" if actor["role"] == "host" else "?"
-
-
-def _roster_text(before, event):
-    data, kind = event["data"], event["kind"]
-    names = {s["id"]: s["name"] for s in before["seats"]}
-    if kind == "seat.join":
-        return f"{data['name']} sat down"
-    if kind == "seat.rename":
-        return f"{names.get(data['seat'], '?')} is now {data['name']}"
-    if kind == "seat.remove":
-        return f"{names.get(data['seat'], '?')} left the table"
-    if kind == "seat.reorder":
-        return "seats reordered: " + ", ".join(names.get(i, "?") for i in data["order"])
-    return ""
 
 
 # --- the cache of folds ---------------------------------------------------------------
@@ -439,7 +417,7 @@ def _cache_put(table, folded):
 def _refresh(db, table):
     """The table's fold brought up to date with the log (incrementally when it can)."""
     kept = _cache_get(table)
-    folded = _brought_up(db, table, kept, _events(db, table, after=kept.version if kept else 0))
+    folded = _brought_up(db, table, kept, events(db, table, after=kept.version if kept else 0))
     _cache_put(table, folded)
     return folded
 
@@ -447,7 +425,7 @@ def _refresh(db, table):
 def _brought_up(db, table, kept, newer):
     """The fold `kept` (None: none kept) with the events that came after it."""
     if kept is None or any(e["kind"] == "undo" for e in newer):
-        return _fold(table, newer if kept is None else _events(db, table))
+        return _fold(table, newer if kept is None else events(db, table))
     for event in newer:
         kept = _step(table, kept, event, strict=False)
     return kept
@@ -511,207 +489,10 @@ def export(db, table):
     folded = load(db, table)
     # The host may be a player too: what a game keeps secret stays out of the export.
     public = getattr(table.module, "public_data", lambda kind, data: data)
-    events = [dict(e, data=public(e["kind"], e["data"])) for e in _events(db, table)]
+    logged = [dict(e, data=public(e["kind"], e["data"])) for e in events(db, table)]
     return {"code": table.code, "game": table.game, "options": table.options,
-            "seats": folded.state["seats"], "events": events,
+            "seats": folded.state["seats"], "events": logged,
             "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
-
-
-# --- game night: the next table, co-hosts, handing over, host recovery ----------------------
-# A night is the chain of tables started from one another ("play again"); night.py is its
-# web layer. What happens to a night is logged as events of its tables (NIGHT_KINDS), which
-# no game module reads: the fold keeps them in Folded.night.
-
-NIGHT_KINDS = {"night.from", "night.next", "night.screen", "host.cohost", "host.uncohost",
-               "host.handover", "host.recovered"}
-MOVED_ON = "The night has moved on to the next game, so this one stays as it was. Nothing changed."
-
-
-def check_open(folded):
-    """A table the night has left is kept as it ended: readable and exportable, not changed."""
-    if folded.night.get("next"):
-        raise RuleError(MOVED_ON)
-
-
-def _night_step(night, event):
-    data, kind = event["data"], event["kind"]
-    night = dict(night, cohosts=list(night.get("cohosts", ())))
-    if kind == "night.next":
-        night["next"] = {"code": data["code"], "game": data["game"], "at": event["at"]}
-    elif kind == "night.from":
-        night["from"] = {"code": data["code"], "game": data["game"]}
-    elif kind == "night.screen":
-        night["screen"] = bool(data["show"])
-    elif kind == "host.cohost" and data["seat"] not in night["cohosts"]:
-        night["cohosts"].append(data["seat"])
-    elif kind in ("host.uncohost", "host.handover"):
-        night["cohosts"] = [s for s in night["cohosts"] if s != data["seat"]]
-    return night
-
-
-def _night_text(state, event):
-    # The next table is named nowhere in the log: a stranger with this table's code learns
-    # nothing of it (its code is in the event's data, which only the host's export shows).
-    data, kind = event["data"], event["kind"]
-    name = {s["id"]: s["name"] for s in state["seats"]}.get(data.get("seat"), "?")
-    return {
-        "night.from": "the seats came over from the last game",
-        "night.next": "started the next game",
-        "night.screen": ("put the night's standings on the table screen" if data.get("show")
-                         else "put the game back on the table screen"),
-        "host.cohost": f"{name} is now a co-host",
-        "host.uncohost": f"{name} is no longer a co-host",
-        "host.handover": f"handed the host role to {name}",
-        "host.recovered": "another device became the host with the recovery code",
-    }[kind]
-
-
-def _new_night(db, table, new_night):
-    """Give a table a night of its own (inside the caller's transaction)."""
-    salt, recovery_hash = new_night()
-    night = insert(db, "INSERT INTO nights (recovery_salt, recovery_hash, created_at) VALUES (?, ?, ?)",
-                   (salt, recovery_hash, now()))
-    db.execute("UPDATE game_tables SET night_id=? WHERE id=?", (night, table.id))
-    table.night_id = night
-    return night
-
-
-def ensure_night(db, table, new_night):
-    """The table's night id, set up the first time it is needed (a table from before nights,
-    or one that never played again). new_night() -> (salt, hash of the recovery code)."""
-    if table.night_id is None:
-        with transaction(db, table.id):
-            row = db.execute("SELECT night_id FROM game_tables WHERE id=?", (table.id,)).fetchone()
-            if row[0] is None:
-                _new_night(db, table, new_night)
-            else:
-                table.night_id = row[0]
-    return table.night_id
-
-
-def night_row(db, night_id):
-    return db.execute("SELECT * FROM nights WHERE id=?", (night_id,)).fetchone()
-
-
-def night_tables(db, table):
-    """The tables of this table's night, in the order they were started (one alone if it
-    has no night yet)."""
-    if table.night_id is None:
-        return [table]
-    rows = db.execute("SELECT * FROM game_tables WHERE night_id=? ORDER BY id", (table.night_id,)).fetchall()
-    return [Table.from_row(row) for row in rows]
-
-
-def seat_origins(db, table_ids):
-    """{seat id: (table id, the seat it was carried from or None)} for these tables' seats."""
-    if not table_ids:
-        return {}
-    marks = ",".join("?" * len(table_ids))
-    rows = db.execute(f"SELECT id, table_id, from_seat FROM seats WHERE table_id IN ({marks})",
-                      tuple(table_ids)).fetchall()
-    return {row["id"]: (row["table_id"], row["from_seat"]) for row in rows}
-
-
-def carried_seat(db, table, from_seat):
-    """The seat at `table` that seat `from_seat` of the table before it became, or None."""
-    row = db.execute("SELECT id FROM seats WHERE table_id=? AND from_seat=?",
-                     (table.id, from_seat)).fetchone()
-    return row["id"] if row else None
-
-
-def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action_id=None, pass_host=None):
-    """Start the night's next table from `old`; returns (Table, started).
-
-    The seats in `keep` (ids) come along in their clockwise order with their names and
-    phones; `added` names sit down as seats without a phone. Whatever is per game starts
-    fresh. A table that has a next one already returns that one (started False), so a
-    doubled tap, a stale one and two hosts at once make one table: the check and the new
-    table happen under the old table's append lock, and the database allows one next table.
-
-    follow_hash(code, token_hash) is the hash of the token the same phone (or host device)
-    holds at the new table: only the holder of the old token can work the new one out
-    (access.follow_token), so each phone follows its own seat and nobody else's.
-    pass_host(db, new, before) hands the night's tables before `old` to the new table's
-    host token (hosts.pass_down), in the same transaction."""
-    module = games.get(game)
-    if game not in games.TABLE_GAMES or module is None:
-        raise RuleError("Pick one of the games.")
-    with _writing(db, old) as (pending, folded):
-        ahead = folded.night.get("next")
-        if ahead:
-            return find_table(db, ahead["code"]), False
-        seats = [s for s in folded.state["seats"] if s["id"] in set(keep)]
-        taken = [s["name"] for s in seats]
-        for name in added:
-            taken.append(names.clean_name(name, taken))
-        if len(taken) > module.MAX_SEATS:
-            raise RuleError(f"{games.TABLE_GAMES[game]} seats at most {module.MAX_SEATS} players: "
-                            f"leave someone out, or pick another game.")
-        night = old.night_id or _new_night(db, old, new_night)
-        code = _new_code(db)
-        new = insert(db, "INSERT INTO game_tables (code, game, host_token_hash, options, created_at,"
-                         " night_id, prev_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (code, game, follow_hash(code, old.host_token_hash),
-                      json.dumps(old.options if game == old.game else {}), now(), night, old.id))
-        # The same game keeps what this table typed from its box; another starts from the defaults.
-        if game == old.game:
-            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
-                       " SELECT ?, game, entry, body, updated_at FROM table_box WHERE table_id=?",
-                       (new, old.id))
-        else:
-            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
-                       " SELECT ?, game, entry, body, updated_at FROM box_entries WHERE game=?",
-                       (new, game))
-        table = find_table(db, code)
-        tokens = {row["id"]: row["token_hash"] for row in
-                  db.execute("SELECT id, token_hash FROM seats WHERE table_id=?", (old.id,)).fetchall()}
-        host, made = dict(HOST), [_fold(table, [])]
-
-        def log(kind, data):
-            _append(db, table, made[-1], kind, data, host, None, made)
-
-        log("night.from", {"code": old.code, "game": old.game})
-        carried = {}
-        for seat in seats:
-            hashed = tokens.get(seat["id"])
-            carried[seat["id"]] = insert(
-                db, "INSERT INTO seats (table_id, token_hash, from_seat) VALUES (?, ?, ?)",
-                (table.id, follow_hash(code, hashed) if hashed else None, seat["id"]))
-            log("seat.join", {"seat": carried[seat["id"]], "name": seat["name"],
-                              "phone": bool(seat.get("phone", True))})
-        if old.host_seat in carried:
-            table.host_seat = carried[old.host_seat]
-            db.execute("UPDATE game_tables SET host_seat=? WHERE id=?", (table.host_seat, table.id))
-        for seat in folded.night.get("cohosts", ()):
-            if seat in carried:
-                log("host.cohost", {"seat": carried[seat]})
-        for name in taken[len(seats):]:
-            seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, NULL)", (table.id,))
-            log("seat.join", {"seat": seat, "name": name, "phone": False})
-        if pass_host is not None:
-            pass_host(db, table, old.id)
-        _append(db, old, folded, "night.next", {"code": code, "game": game, "table": table.id},
-                actor, action_id, pending)
-    _cache_put(table, made[-1])
-    return table, True
-
-
-def show_night(db, table, show, actor):
-    """Put the night's standings on the table screen instead of the game, or back."""
-    with _writing(db, table) as (pending, folded):
-        check_open(folded)
-        if bool(folded.night.get("screen")) == bool(show):
-            raise RuleError("The table screen shows that already. Nothing changed.")
-        _append(db, table, folded, "night.screen", {"show": bool(show)}, actor, None, pending)
-
-
-def events(db, table):
-    """Every event of a table, oldest first (records.py reads results from them)."""
-    return _events(db, table)
-
-
-def all_tables(db):
-    return [Table.from_row(row) for row in db.execute("SELECT * FROM game_tables ORDER BY id").fetchall()]
 
 
 def clear_cache():

@@ -5,12 +5,12 @@ import io
 import json
 from datetime import datetime
 
-from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, game_routes, games, hosts, pages, qr, store
-from .live import answer as live_answer, current_fold, known_table, notifier
+from . import access, door, game_routes, games, hosts, pages, qr, store
+from .live import answer as live_answer, notifier
 from .db import get_db
 from .games.base import NotAllowed, RuleError
 
@@ -18,7 +18,6 @@ bp = Blueprint("tables", __name__)
 MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
 
 
-table_or_404 = access.table_or_404
 render_page = pages.render_page
 
 
@@ -72,10 +71,10 @@ def go():
 
 @bp.get("/t/<code>")
 def join(code):
-    table = table_or_404(code)
+    table = g.table
     if table.code != code:
         return redirect(url_for("tables.join", code=table.code))
-    viewer = access.current_viewer(table)
+    viewer = door.viewer()
     if viewer and viewer["seat"] is not None:  # a seat's phone, a co-host's, the seated host
         return redirect(url_for("tables.player", code=table.code))
     return render_template("tables/join.html", table=table, viewer=viewer,
@@ -84,8 +83,8 @@ def join(code):
 
 @bp.post("/t/<code>/join")
 def join_post(code):
-    table = table_or_404(code)
-    viewer = access.current_viewer(table)
+    table = g.table
+    viewer = door.viewer()
     if viewer and viewer["seat"] is not None:
         return redirect(url_for("tables.player", code=table.code), 303)
     as_host = bool(viewer)
@@ -108,8 +107,8 @@ def join_post(code):
 
 @bp.get("/t/<code>/me")
 def player(code):
-    table = table_or_404(code)
-    viewer = access.current_viewer(table)
+    table = g.table
+    viewer = door.viewer()
     if viewer is None and access.was_removed(table):
         return render_page("tables/player.html", table, None, "removed")
     if viewer is None or viewer["seat"] is None:
@@ -120,15 +119,15 @@ def player(code):
 
 @bp.get("/t/<code>/host")
 def host(code):
-    table = table_or_404(code)
-    viewer = access.require_viewer(table, host=True)
+    table = g.table
+    viewer = door.require(host=True)
     url = join_url(table)
     return render_page("tables/host.html", table, viewer, "host", join_url=url, qr_svg=qr.svg(url))
 
 
 @bp.get("/t/<code>/screen")
 def screen(code):
-    table = table_or_404(code)
+    table = g.table
     url = join_url(table)
     return render_page("tables/screen.html", table, None, "screen", join_url=url, qr_svg=qr.svg(url))
 
@@ -137,15 +136,15 @@ def screen(code):
 def live(code):
     """The live fragment of a screen: what a page fetches when it wakes or comes back online
     (changes themselves come down its stream, see live.py)."""
-    table = table_or_404(code)
+    table = g.table
     page, viewer = pages.live_viewer(table, request.args.get("page", "screen"))
     return render_page("tables/_live.html", table, viewer, page)
 
 
 @bp.get("/t/<code>/state.json")
 def state_json(code):
-    table = table_or_404(code)
-    viewer = access.require_viewer(table)
+    table = g.table
+    viewer = door.require()
     folded = store.load(get_db(), table)
     return {"code": table.code, "game": table.game, "version": folded.version,
             "viewer": viewer, "state": table.module.view_for(folded.state, viewer),
@@ -195,8 +194,8 @@ def apply_change(code, write, host=False, kind=None):
 
     `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
     """
-    table = table_or_404(code, known_table(code))  # with streams here: no query for either
-    viewer = access.require_viewer(table, host=host, folded=current_fold(table))
+    table = g.table
+    viewer = door.require(host=host)
     access.check_csrf(table)
     if kind is not None and (answer := game_routes.request_hook(table, viewer, kind)) is not None:
         return answer
@@ -247,8 +246,8 @@ def change_seat(code, seat, change):
 
 @bp.get("/t/<code>/export.json")
 def export_json(code):
-    table = table_or_404(code)
-    access.require_viewer(table, host=True)
+    table = g.table
+    door.require(host=True)
     response = make_response(json.dumps(store.export(get_db(), table), indent=2))
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.json"'
@@ -322,8 +321,8 @@ def export_csv(code):
     """A file people can read: the standings first, then the log in plain words.
 
     The JSON export is the complete record; this one leaves out internal names."""
-    table = table_or_404(code)
-    access.require_viewer(table, host=True)
+    table = g.table
+    door.require(host=True)
     folded = store.load(get_db(), table)
     view = table.module.view_for(folded.state, store.HOST)
     out = io.StringIO()

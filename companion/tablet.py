@@ -15,14 +15,14 @@ landscape tablet, a portrait one and a phone, with media queries.
 import json
 import re
 
-from flask import Blueprint, abort, make_response, redirect, render_template, url_for
+from flask import Blueprint, abort, g, make_response, redirect, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, game_routes, pages, parts, qr, store, tablet_store
+from . import access, door, game_routes, pages, parts, qr, store, tablet_store
 from .db import get_db
 from .live import answer as live_answer
 from .games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
-from .tables import action_id, changed, join_url, posted_form, table_or_404
+from .tables import action_id, changed, join_url, posted_form
 
 bp = Blueprint("tablet", __name__)
 
@@ -227,14 +227,6 @@ bp.app_template_global("tablet_board")(board)
 
 # --- the page and its actions -----------------------------------------------------------
 
-def tablet_or_403(table):
-    device = access.tablet_viewer(table)
-    if device is None:
-        abort(403, "This device may not open the tablet. The host opens it from the host page "
-                   "on their own device, or lets this device in from there.")
-    return device
-
-
 def answer(table, device, status=200, error=None, changed_table=False):
     """The tablet's new fragment for htmx (after a change, the render its streams share),
     else the page again."""
@@ -250,16 +242,16 @@ def answer(table, device, status=200, error=None, changed_table=False):
 
 @bp.get("/t/<code>/tablet")
 def page(code):
-    table = table_or_404(code)
-    device = tablet_or_403(table)
+    table = g.table
+    device = door.tablet()
     return pages.render_page("tablet/page.html", table, device, "tablet")
 
 
 @bp.post("/t/<code>/tablet/act/<int:seat>/<kind>")
 def act(code, seat, kind):
     """A tap on a seat's panel: posted as that seat, with its own rights."""
-    table = table_or_404(code)
-    device = tablet_or_403(table)
+    table = g.table
+    device = door.tablet()
     access.check_csrf(table)
     state = store.load(get_db(), table).state
     if seat not in shown_seats(table, state):
@@ -291,8 +283,8 @@ def write(table, device, change):
 @bp.post("/t/<code>/tablet/undo/<int:event_id>")
 def undo(code, event_id):
     """Undo from the tablet's log, as the shown seat that has the right to."""
-    table = table_or_404(code)
-    device = tablet_or_403(table)
+    table = g.table
+    device = door.tablet()
     access.check_csrf(table)
     folded = store.load(get_db(), table)
     entry = next((e for e in folded.log if e["id"] == event_id), None)
@@ -308,12 +300,12 @@ def arrange_panels(code):
     """Move panels to other edges, turn them, leave seats off: the host's or a co-host's
     device only, since which seats the tablet shows is which seats it may act for. A seat
     left automatic follows the screen's shape."""
-    table = table_or_404(code)
-    device = tablet_or_403(table)
+    table = g.table
+    device = door.tablet()
     if device is not access.HOST_TABLET:
         abort(403, "Only the host or a co-host can arrange the panels.")
     access.check_csrf(table)
-    access.require_open(table)
+    door.require_open()
     state = store.load(get_db(), table).state
     layout = {"off": [], "edges": {}, "faces": {}}
     if not request.form.get("automatic"):
@@ -345,10 +337,10 @@ def layout_sheet():
 @bp.post("/t/<code>/tablet/let-in")
 def let_in(code):
     """The host asks for a one-time link; the device that opens it becomes a tablet."""
-    table = table_or_404(code)
-    access.require_viewer(table, host=True)
+    table = g.table
+    door.require(host=True)
     access.check_csrf(table)
-    access.require_open(table)
+    door.require_open()
     link = join_url(table).rsplit("/t/", 1)[0] + url_for("tablet.claim", code=table.code,
                                                           token=access.let_in_link(table))
     return render_template("tablet/let_in.html", table=table, link=link, qr_svg=qr.svg(link),
@@ -359,8 +351,8 @@ def let_in(code):
 def claim(code, token):
     """Open a let-in link: a page asking first (a link preview must not use it up), then the
     device's own token in the table's cookie."""
-    table = table_or_404(code)
-    viewer = access.current_viewer(table)
+    table = g.table
+    viewer = door.viewer()
     if viewer is not None and viewer["role"] == "host":
         return redirect(url_for("tablet.page", code=table.code), 303)
     problem = None
@@ -383,10 +375,10 @@ def claim(code, token):
 @bp.post("/t/<code>/tablet/revoke")
 def revoke(code):
     """Every device the host let in is refused from now on (the host's own device never is)."""
-    table = table_or_404(code)
-    access.require_viewer(table, host=True)
+    table = g.table
+    door.require(host=True)
     access.check_csrf(table)
-    access.require_open(table)
+    door.require_open()
     access.revoke_tablets(table)
     return redirect(url_for("tables.host", code=table.code), 303)
 

@@ -7,7 +7,8 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "companion"
 WEB = {"companion." + name for name in (
     "store", "tables", "access", "live", "db", "pg", "parts", "web", "errors", "game_routes",
-    "rules_routes", "box", "box_text", "cli", "qr", "schema")}
+    "rules_routes", "box", "box_text", "cli", "qr", "schema", "hosts", "notifier", "pg_live", "tablet_store",
+    "night", "nights", "pages", "tablet", "records", "forms", "names", "log_lines")}
 
 
 def module_name(path):
@@ -102,3 +103,18 @@ def test_game_rules_import_neither_flask_nor_the_web_layer():
 def test_the_app_registers_each_games_routes_and_hooks(app):
     assert {"danger_zone", "blackmail", "assassins"} <= set(app.blueprints)
     assert set(app.extensions["game_hooks"]) == {"blackmail"}
+
+
+def test_no_module_is_over_500_lines():
+    long = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()
+            if len(path.read_text().splitlines()) > 500}
+    assert not long, long
+
+
+def test_one_door_loads_a_tables_request():
+    """Only door.py asks for a table by its code and for who is asking; every view reads
+    them from there (g.table, door.viewer(), door.require())."""
+    callers = {name for name, path in MODULES.items()
+               if name not in ("companion.door", "companion.access")
+               and ("table_or_404(" in path.read_text() or "current_viewer(" in path.read_text())}
+    assert callers <= {"companion.pages"}, callers  # pages: the viewer a stream's look renders for

@@ -6,7 +6,7 @@ import time
 
 from companion import live, pages
 from companion.db import close_db, get_db
-from companion.live import Notifier, _Table
+from companion.notifier import Notifier, _Table
 from companion.store import Folded
 
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
@@ -157,7 +157,7 @@ def test_real_server_streams_changes(any_live_server):
 
 
 def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
-    from companion.live import Notifier
+    from companion.notifier import Notifier
     live = Notifier()
     assert live.away_seconds(1, 7) >= 0  # never seen: counted from the start
     first, second = live.open(1, 0, seat=7), live.open(1, 0, seat=7)

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion import hosts
+from companion import hosts, nights
 
 from companion import db as db_module, store
 from companion.schema import MIGRATIONS, PG_MIGRATIONS
@@ -57,7 +57,7 @@ def test_the_night_migration_keeps_an_older_database(database):
         assert table.night_id is None and table.prev_id is None
         assert store.identify(conn, table, "ana") == {"role": "seat", "seat": seat}
         assert [s["name"] for s in store.load(conn, table).state["seats"]] == ["Ana"]
-        new, started = store.start_next(conn, table, "blackmail", [seat], [], HOST, follow_hash, new_night)
+        new, started = nights.start_next(conn, table, "blackmail", [seat], [], HOST, follow_hash, new_night)
         assert started and new.prev_id == table.id and new.night_id == store.find_table(conn, "OLDTABL").night_id
         token = store.token_hash(hashlib.sha256(f"{new.code}:{store.token_hash('ana')}".encode()).hexdigest())
         assert conn.execute("SELECT token_hash FROM seats WHERE table_id=?", (new.id,)).fetchone()[0] == token
@@ -80,7 +80,7 @@ def test_many_connections_asking_at_once_make_one_next_table(database):
             go.wait(10)
             store.clear_cache()
             again = store.find_table(conn, table.code)
-            made.append(store.start_next(conn, again, "assassins", [seat], [], HOST,
+            made.append(nights.start_next(conn, again, "assassins", [seat], [], HOST,
                                          follow_hash, new_night, action_id=f"t{n}")[0].code)
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)

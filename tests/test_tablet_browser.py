@@ -202,7 +202,7 @@ def test_a_tap_on_a_panel_shows_on_the_phone_and_the_table_screen(live_server, n
     phone.wait_for_function(f"() => (document.querySelector(\"section.me [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')")
     screen.wait_for_function(f"() => (document.querySelector(\".tv-seat[data-seat='{seat}'] [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')")
     log = host.page.request.get(f"{live_server.url}/t/{host.code}/state.json").json()
-    assert log["log"][-1]["who"] == "Ana"                         # posted as her seat
+    assert log["log"][-1]["who"] == "Ana (at the tablet)"           # as her seat, by the tablet
     if game == "generic":
         # And the other way: a tap on the phone shows on the tablet, live.
         phone.click("section.me button[name=delta][value='1']")
@@ -305,4 +305,4 @@ def test_a_card_played_from_the_tablet_in_full_tracking(live_server, new_phone):
     host_page.wait_for_selector(f"#tb-s{cy} .tb-panel.tb-turn")
     assert not host_page.locator(".tb-over").is_visible()
     log = host.page.request.get(f"{live_server.url}/t/{host.code}/state.json").json()["log"]
-    assert log[-1]["who"] == "Bo" and "Lana Kane" in log[-1]["text"]
+    assert log[-1]["who"] == "Bo (at the tablet)" and "Lana Kane" in log[-1]["text"]

@@ -9,9 +9,9 @@ import json
 
 from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
 
-from ... import access, box, store
+from ... import access, box, door, store
 from ...db import get_db
-from ...tables import action_id, apply_change, table_or_404
+from ...tables import action_id, apply_change
 from ..base import RuleError, read_json
 from . import deck
 from .rules import SLUG
@@ -25,7 +25,7 @@ ADD_ROWS_MAX = 10
 
 
 def game_table(code):
-    table = table_or_404(code)
+    table = g.table
     if table.game != GAME:
         abort(404, "This table is not playing Age of Assassins.")
     return table
@@ -156,7 +156,7 @@ def render_deck_page(table, viewer, rows, status=200, problems=(), notice=None, 
 @bp.get("/t/<code>/assassins/deck")
 def deck_page(code):
     table = game_table(code)
-    viewer = access.require_viewer(table)
+    viewer = door.require()
     stored = deck_info()
     rows = rows_for(stored["entries"]) if stored["complete"] else default_rows()
     notice = "Deck list saved for this table." if request.args.get("saved") else None
@@ -167,7 +167,7 @@ def deck_page(code):
 def deck_save(code):
     table = game_table(code)
     # The whole table deals from the list, so changing it is the host's call.
-    viewer = access.require_viewer(table, host=True)
+    viewer = door.require(host=True)
     access.check_csrf(table)
     rows = posted_rows(request.form)
     if request.form.get("do") == "add":
@@ -206,7 +206,7 @@ def deck_text_from(text):
 @bp.post("/t/<code>/assassins/deck/import")
 def deck_import(code):
     table = game_table(code)
-    viewer = access.require_viewer(table, host=True)
+    viewer = door.require(host=True)
     access.check_csrf(table)
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("json", "")
@@ -224,8 +224,8 @@ def deck_import(code):
 
 @bp.get("/t/<code>/assassins/deck-list.json")
 def deck_export(code):
-    table = game_table(code)
-    access.require_viewer(table)
+    game_table(code)
+    door.require()
     try:
         entries = stored_deck(get_db())
     except RuleError as error:

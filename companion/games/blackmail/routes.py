@@ -11,11 +11,11 @@ way into /act/dealt.stand_in (request_hook), and a phone that opens the table ag
 stand-in not yet played. presence.py says how long a seat has been away.
 """
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, g, render_template, request
 
-from ... import access, games, live, store
+from ... import door, games, live, store
 from ...db import get_db
-from ...tables import MAX_FIELD, changed, refused, table_or_404
+from ...tables import MAX_FIELD, changed, refused
 from ..base import RuleError
 from . import dealt as deal
 from . import presence
@@ -89,7 +89,7 @@ def blackmail_wait(table, seat):
 
 
 def game_table(code):
-    table = table_or_404(code)
+    table = g.table
     if table.game != SLUG:
         abort(404, "This table is not playing Once You Go Blackmail...")
     return table
@@ -152,7 +152,7 @@ def verify(code):
     shown = request.args.get("fingerprint", "")[:MAX_FIELD]
     pasted = deal.verify(text, shown) if text or shown else None
     return render_template(
-        "games/blackmail/verify.html", table=table, viewer=access.current_viewer(table),
+        "games/blackmail/verify.html", table=table, viewer=door.viewer(),
         game_title=games.TABLE_GAMES[table.game], rounds=list(reversed(rounds)), current=current,
         pasted=pasted, text=text, shown=shown, command=deal.verify_command("<the revealed text>"),
         short_digits=deal.SHORT_FINGERPRINT)

@@ -1,0 +1,72 @@
+"""The one door into a table. Every /t/<code>/… request, its live stream included, has its
+table loaded here once, onto `g.table`, before its view runs (as flaskr loads `g.user`);
+the viewer is worked out once, on first asking, by `viewer()`, and every right is asked of
+the same few functions: `require()` for a seat or the host, `tablet()` for the shared
+screen, `require_open()` for a change at a table the night may have left. A game's action
+rights are its WHO table (games.base), asked by store.act and store.undo for every door.
+
+A tap at a table with streams at this process takes the table's row, seat tokens and fold
+from them (live.known_table, live.current_fold): no query for either.
+"""
+
+from flask import abort, g, request
+
+from . import access, store
+from .db import get_db
+from .notifier import current_fold, known_table
+
+
+def init_app(app):
+    app.before_request(open_door)
+
+
+def open_door():
+    """Load the table an address names (404, counted as a wrong code, for none)."""
+    code = (request.view_args or {}).get("code")
+    if code is None or not request.path.startswith("/t/"):
+        return
+    known = known_table(code) if request.method == "POST" else None
+    g.table = access.table_or_404(code, known)
+
+
+def folded():
+    """The table's fold for this request: kept by its streams for a tap, else loaded once."""
+    if "folded" not in g:
+        kept = current_fold(g.table) if request.method == "POST" else None
+        g.folded = kept or store.load(get_db(), g.table)
+    return g.folded
+
+
+def viewer():
+    """Who is asking (None for someone with no seat): once per request."""
+    return access.current_viewer(g.table, current_fold(g.table) if request.method == "POST" else None)
+
+
+def require(host=False):
+    """The viewer, or 403: someone with no seat, or not the host (or a co-host) when `host`."""
+    found = viewer()
+    if found is None:
+        abort(403, "You have no seat at this table. Join it first.")
+    if host and found["role"] != "host":
+        abort(403, "Only the host can do that.")
+    return found
+
+
+def require_host_device():
+    """The host's own device (a co-host is not): handing the role over, for one."""
+    require(host=True)
+    if not access.is_host_device(g.table):
+        abort(403, "Only the host's own device can do that (a co-host cannot).")
+
+
+def tablet():
+    """The device showing the shared tablet (access.HOST_TABLET or TABLET), or 403."""
+    device = access.tablet_viewer(g.table)
+    if device is None:
+        abort(403, "This device may not open the tablet. The host opens it from the host page "
+                   "on their own device, or lets this device in from there.")
+    return device
+
+
+def require_open():
+    access.require_open(g.table)
