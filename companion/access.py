@@ -12,7 +12,7 @@ from flask import abort, current_app, g, request
 
 import random
 
-from . import hosts, store, tablet_store
+from . import holders, hosts, store, tablet_store
 from .db import get_db, uses_postgres
 from .games.base import RuleError
 
@@ -27,7 +27,7 @@ def table_or_404(code, known=None):
     table's row and seat tokens as its live streams read them (live.known_table)."""
     limiter = guess_limiter()
     limiter.check(request.remote_addr)
-    table, tokens = known or (store.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {}))
+    table, tokens = known or (holders.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {}))
     if table is None:
         limiter.miss(request.remote_addr)
         abort(404, "No table has that code. Check the letters and try again.")
@@ -50,8 +50,8 @@ def current_viewer(table, folded=None):
     known = g.setdefault("viewers", {})
     if table.id not in known:
         token, tokens = request.cookies.get(COOKIE), g.get("tokens", {}).get(table.id)
-        viewer = store.identify(get_db(), table, token, folded, tokens) if folded else None
-        known[table.id] = viewer or store.identify(get_db(), table, token, tokens=tokens)
+        viewer = holders.identify(get_db(), table, token, folded, tokens) if folded else None
+        known[table.id] = viewer or holders.identify(get_db(), table, token, tokens=tokens)
     return known[table.id]
 
 
@@ -59,7 +59,7 @@ def was_removed(table):
     """True when this phone held a seat that the host has since taken off the table."""
     token = request.cookies.get(COOKIE)
     return bool(token) and current_viewer(table) is None \
-        and store.token_seat(get_db(), table, token) is not None
+        and holders.token_seat(get_db(), table, token) is not None
 
 
 def set_token(response, table, token):

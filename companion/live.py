@@ -8,7 +8,7 @@ import socket
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
-from . import access, door, game_routes, pages, store
+from . import access, door, game_routes, holders, pages, store
 from .db import close_db, get_db, uses_postgres
 # What the rest of the app reaches through live (the transport and PostgreSQL's part).
 from .notifier import (OVERFLOW_RETRY_MS, QUERYING_AT_ONCE, Notifier, current_fold, kind_of,  # noqa: F401
@@ -67,7 +67,7 @@ def _number(text):
 
 def who_reader(table):
     """How a table's streams read its row and seat tokens (_Table.who_at)."""
-    return lambda: store.table_and_tokens(get_db(), table.code)
+    return lambda: holders.table_and_tokens(get_db(), table.code)
 
 
 def looker(table, asked, token, gate=None):
@@ -84,7 +84,7 @@ def looker(table, asked, token, gate=None):
         folded = store.known(table, version) or store.load(get_db(), table)
         row, tokens = watched.who_at(folded, read) if watched else read()
         fresh = row or table
-        g.viewers = {fresh.id: store.identify(None, fresh, token, folded, tokens)}
+        g.viewers = {fresh.id: holders.identify(None, fresh, token, folded, tokens)}
         page, viewer = pages.live_viewer(fresh, asked)
         return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
 

@@ -17,7 +17,7 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    url_for)
 from htmx_flask import request
 
-from . import access, door, games, hosts, nights, records, rules_routes, store, tables
+from . import access, door, games, holders, hosts, nights, records, rules_routes, store, tables
 from .db import get_db
 from .games.base import RuleError
 
@@ -53,7 +53,7 @@ def _follow_chain(table, token):
     steps = []
     for following in _ahead(table):
         token = access.follow_token(following.code, store.token_hash(token))
-        viewer = store.identify(get_db(), following, token)
+        viewer = holders.identify(get_db(), following, token)
         if viewer is None:
             break
         steps.append((following, token, viewer))

@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 from . import games, names
 from .db import insert, insert_event, notify_change, transaction
@@ -113,61 +113,6 @@ def create_table(db, game, options=None):
 def find_table(db, code):
     row = db.execute("SELECT * FROM game_tables WHERE code=?", (normalize_code(code),)).fetchone()
     return Table.from_row(row) if row else None
-
-
-def identify(db, table, token, folded=None, tokens=None):
-    """Who holds this token at this table (as of `folded`, else now): a viewer dict, or None
-    for a stranger. `tokens` (from table_and_tokens, read with `table`) spares the query.
-
-    A seat counts while the log seats it, so undoing a removal brings its phone back."""
-    if not token:
-        return None
-    hashed = token_hash(token)
-    folded = folded or load(db, table)
-    seated = {s["id"] for s in folded.state["seats"]}
-    if secrets.compare_digest(hashed, table.host_token_hash):
-        return {"role": "host", "seat": table.host_seat if table.host_seat in seated else None}
-    seat = tokens.get(hashed) if tokens is not None else token_seat(db, table, token)
-    if seat not in seated or _night_idle(db, table, folded):
-        return None
-    # A co-host's phone has the host's rights at its own seat (night.py hands them out), at
-    # the night's open table only: one left out of the next game, or whose role was taken
-    # back there, keeps nothing at the tables behind it.
-    cohost = seat in folded.night.get("cohosts", ()) and not folded.night.get("next")
-    return {"role": "host" if cohost else "seat", "seat": seat}
-
-
-SEAT_DAYS = 1  # a seat's token stops working this long after its night's last change
-
-
-def _night_idle(db, table, folded):
-    """Whether the night has had no change for SEAT_DAYS: a phone left logged in at a table
-    (lent, lost, sold) opens nothing of it the day after. The host's token is not bound so."""
-    last = folded.log[-1]["at"] if folded.log else None
-    if folded.night.get("next") and db is not None and table.night_id is not None:
-        last = db.execute("SELECT max(e.created_at) FROM events e JOIN game_tables t ON t.id=e.table_id"
-                          " WHERE t.night_id=?", (table.night_id,)).fetchone()[0]
-    cutoff = (datetime.now(timezone.utc) - timedelta(days=SEAT_DAYS)).isoformat(timespec="milliseconds")
-    return last is not None and last < cutoff
-
-
-def token_seat(db, table, token):
-    """The seat a phone's token was given, seated now or not (a removed phone's, say)."""
-    row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=?",
-                     (table.id, token_hash(token or ""))).fetchone()
-    return row["id"] if row else None
-
-
-def table_and_tokens(db, code):
-    """(the table, {token hash: seat} of every phone given a seat there, seated now or not),
-    in one query: what a live stream identifies its phone by, read once per version for all
-    of them. (None, {}) for no such table."""
-    rows = db.execute("SELECT t.*, s.id AS seat_id, s.token_hash AS seat_hash FROM game_tables t"
-                      " LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash IS NOT NULL"
-                      " WHERE t.code=?", (normalize_code(code),)).fetchall()
-    if not rows:
-        return None, {}
-    return Table.from_row(rows[0]), {r["seat_hash"]: r["seat_id"] for r in rows if r["seat_id"] is not None}
 
 
 def clean_name(name, state, seat=None):

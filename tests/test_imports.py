@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "companion"
 WEB = {"companion." + name for name in (
     "store", "tables", "access", "live", "db", "pg", "parts", "web", "errors", "game_routes",
     "rules_routes", "box", "box_text", "cli", "qr", "schema", "hosts", "notifier", "pg_live", "tablet_store",
-    "night", "nights", "pages", "tablet", "records", "forms", "names", "log_lines")}
+    "night", "nights", "pages", "tablet", "records", "forms", "names", "log_lines", "door", "holders")}
 
 
 def module_name(path):

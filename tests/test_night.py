@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion import create_app, names, records, store
+from companion import create_app, holders, names, records, store
 from companion.db import get_db
 from conftest import HX, Phone, Stream
 
@@ -491,8 +491,8 @@ def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them
     anas = Stream(ana, "player")
     anas.next_message()                                # the stream read who is watching as it opened
     reads = []
-    real = store.table_and_tokens
-    monkeypatch.setattr(store, "table_and_tokens", lambda *args: reads.append(args[1]) or real(*args))
+    real = holders.table_and_tokens
+    monkeypatch.setattr(holders, "table_and_tokens", lambda *args: reads.append(args[1]) or real(*args))
     assert ana.act("score", seat=bo.seat, delta=1).status_code == 200
     assert "+1" in anas.next_message()
     assert ana.act("score", seat=bo.seat, delta=2).status_code == 200

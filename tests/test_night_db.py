@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion import hosts, nights
+from companion import holders, hosts, nights
 
 from companion import db as db_module, store
 from companion.schema import MIGRATIONS, PG_MIGRATIONS
@@ -55,7 +55,7 @@ def test_the_night_migration_keeps_an_older_database(database):
     try:
         table = store.find_table(conn, "OLDTABL")
         assert table.night_id is None and table.prev_id is None
-        assert store.identify(conn, table, "ana") == {"role": "seat", "seat": seat}
+        assert holders.identify(conn, table, "ana") == {"role": "seat", "seat": seat}
         assert [s["name"] for s in store.load(conn, table).state["seats"]] == ["Ana"]
         new, started = nights.start_next(conn, table, "blackmail", [seat], [], HOST, follow_hash, new_night)
         assert started and new.prev_id == table.id and new.night_id == store.find_table(conn, "OLDTABL").night_id

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from companion import store
+from companion import holders, store
 from companion.db import PG_SCHEMA_VERSION, SCHEMA_VERSION, PgConn, migrate, migrate_pg
 from companion.games.base import RuleError
 from conftest import open_database
@@ -44,7 +44,7 @@ def test_codes_are_unambiguous_and_long_enough(db):
     assert not set(table.code) & set("01OIL")
     assert len(store.CODE_ALPHABET) ** store.CODE_LENGTH >= 2 ** 30
     assert store.find_table(db, table.code.lower()).id == table.id
-    assert store.identify(db, table, token)["role"] == "host"
+    assert holders.identify(db, table, token)["role"] == "host"
 
 
 def test_unknown_game_is_refused(db):
@@ -179,9 +179,9 @@ def test_removed_seat_token_stops_working_and_reorder(db):
     cy, _ = store.add_seat(db, table, "Cy", HOST)
     store.move_seat(db, table, cy, -1, HOST)
     assert [s["name"] for s in store.load(db, table).state["seats"]] == ["Ana", "Cy", "Bo"]
-    assert store.identify(db, table, ana_token) == {"role": "seat", "seat": ana}
+    assert holders.identify(db, table, ana_token) == {"role": "seat", "seat": ana}
     store.remove_seat(db, table, ana, HOST)
-    assert store.identify(db, table, ana_token) is None
+    assert holders.identify(db, table, ana_token) is None
     assert [s["name"] for s in store.load(db, table).state["seats"]] == ["Cy", "Bo"]
 
 
@@ -189,5 +189,5 @@ def test_a_token_is_useless_at_another_table(db):
     one, _ = store.create_table(db, "generic")
     two, two_host = store.create_table(db, "assassins")
     _, token = store.add_seat(db, one, "Ana", {"role": "seat", "seat": None})
-    assert store.identify(db, two, token) is None
-    assert store.identify(db, one, two_host) is None
+    assert holders.identify(db, two, token) is None
+    assert holders.identify(db, one, two_host) is None
