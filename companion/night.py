@@ -266,7 +266,7 @@ def _public_url(path):
 @bp.post("/t/<code>/night/screen")
 def screen_toggle(code):
     show = request.form.get("show") == "1"
-    return tables.apply_change(code, lambda db, table, viewer: nights.show_night(db, table, show, viewer),
+    return tables.apply_change(lambda db, table, viewer: nights.show_night(db, table, show, viewer),
                                host=True)
 
 

@@ -188,7 +188,7 @@ def page_of(viewer):
     return "player"
 
 
-def apply_change(code, write, host=False, kind=None):
+def apply_change(write, host=False, kind=None):
     """Every state-changing route: who asks, the form token, the game's look at an action
     (its request_hook), the write, then the answer.
 
@@ -213,18 +213,18 @@ def apply_change(code, write, host=False, kind=None):
 def act(code, kind):
     def write(db, table, viewer):
         store.act(db, table, kind, posted_form(), viewer, action_id())
-    return apply_change(code, write, kind=kind)
+    return apply_change(write, kind=kind)
 
 
 @bp.post("/t/<code>/undo/<int:event_id>")
 def undo(code, event_id):
-    return apply_change(code, lambda db, table, viewer: store.undo(db, table, event_id, viewer, action_id()))
+    return apply_change(lambda db, table, viewer: store.undo(db, table, event_id, viewer, action_id()))
 
 
 @bp.post("/t/<code>/seats")
 def add_seat(code):
     """The host adds a seat for a player without a phone."""
-    return apply_change(code, lambda db, table, viewer: store.add_seat(
+    return apply_change(lambda db, table, viewer: store.add_seat(
         db, table, posted_form().get("name", ""), viewer, phone=False), host=True)
 
 
@@ -239,7 +239,7 @@ def change_seat(code, seat, change):
             store.move_seat(db, table, seat, -1 if change == "left" else 1, viewer)
         else:
             abort(404, "No such seat change.")
-    return apply_change(code, write, host=True)
+    return apply_change(write, host=True)
 
 
 # --- export ---------------------------------------------------------------------------

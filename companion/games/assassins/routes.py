@@ -246,7 +246,7 @@ def ghost_deal(code):
         extras = ",".join(request.form.getlist("extras"))[:200]
         # The deck is read here, on the server; whatever else the form carries is ignored.
         store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras}, viewer, action_id())
-    return apply_change(code, write)
+    return apply_change(write)
 
 
 @bp.post("/t/<code>/assassins/ghost-down-deal")
@@ -256,4 +256,4 @@ def ghost_down_deal(code):
             abort(404, "This table is not playing Age of Assassins.")
         # As for her face-up cards: the deck is read on the server, never taken from the form.
         store.act(db, table, "ghost.down.deal", {"deck": stored_deck(db)}, viewer, action_id())
-    return apply_change(code, write)
+    return apply_change(write)
