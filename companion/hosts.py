@@ -137,6 +137,10 @@ def recover_host(db, recovery_hash, new_night, host_hash_for):
         with _writing(db, table) as (pending, folded):
             if folded.night.get("next"):
                 continue
+            # Under the lock: a code used (or a role handed over) a moment ago is spent.
+            now_hash = db.execute("SELECT recovery_hash FROM nights WHERE id=?", (row["id"],)).fetchone()[0]
+            if now_hash != recovery_hash:
+                return None
             db.execute("UPDATE game_tables SET host_token_hash=? WHERE id=?", (token_hash(token), table.id))
             table.host_token_hash = token_hash(token)
             pass_down(db, table, host_hash_for)

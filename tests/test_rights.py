@@ -398,3 +398,27 @@ def test_hand_over_and_recovery_on_postgresql(pg_app):
     assert laptop.get(f"/t/{t1}/export.json").status_code == 200
     assert ana.client.get(f"/t/{t1}/export.json").status_code == 403
     assert ana.client.get(f"/t/{t2}/host").status_code == 403
+
+
+def test_two_devices_typing_the_code_at_once_make_one_host(app, night):
+    """The recovery code is used once, however many devices send it together."""
+    import threading
+    host, ana, bo, cy = night
+    host.page("/host")
+    code = recovery_code(host)
+    devices = [app.test_client() for _ in range(4)]
+    answers, go = [], threading.Barrier(4)
+
+    def recover(device):
+        go.wait(5)
+        answers.append(device.post("/recover", data={"code": code}).status_code)
+
+    threads = [threading.Thread(target=recover, args=(d,)) for d in devices]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(answers) == [303, 422, 422, 422]
+    hosts_now = [d for d in devices if d.get(f"/t/{host.code}/host").status_code == 200]
+    assert len(hosts_now) == 1
+    assert host.client.get(f"/t/{host.code}/host").status_code == 403
