@@ -33,8 +33,8 @@
     networkLost();
     if ((xhr && xhr.tcEntry) || !config || config.verb === "get") return;
     toast(onHostPage()
-      ? "No connection to the table. This step needs the host's device connected: nothing was saved. Try again once it is back."
-      : "No connection to the table. That needs a connection and was not kept; try again once the phone is back.");
+      ? "No connection to the table. The host's steps need the host's device connected: nothing was saved. Try again once it is back."
+      : "No connection to the table. That step is not kept to send later (deals and draws need the connection): nothing was saved. Try again once the phone is back.");
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr.status >= 500) toast("The server could not save that. Nothing was lost; try again.");
@@ -53,7 +53,7 @@
   var QUEUE_PREFIX = "tc-waiting:", NOTES_KEY = "tc-waiting-notes";
   var flushing = false, offline = false, notes = [], memory = {}, cachedKey = null;
 
-  function onHostPage() { return /^\/t\/[^/]+\/host\/?$/.test(location.pathname); }
+  function onHostPage() { return /^\/t\/[^/]+\/(host|tablet)\/?$/.test(location.pathname); }
   function queueKey() {
     // The seat is read once: a removed seat's page has no section.me, and keeps its queue's key.
     if (cachedKey) return cachedKey;
@@ -62,18 +62,21 @@
     if (found && me && me.dataset.seat) cachedKey = QUEUE_PREFIX + found[1].toUpperCase() + ":" + me.dataset.seat;
     return cachedKey;
   }
+  // No storage (private mode, full): the queue lives in this page only, and says nothing less.
+  var storageFailed = false;
   function readQueue(key) {
+    if (storageFailed) return (memory[key] || []).slice();
     try {
       var list = JSON.parse(localStorage.getItem(key) || "[]");
       return Array.isArray(list) ? list : [];
-    } catch (e) { return (memory[key] || []).slice(); }  // no storage (private mode): this page only
+    } catch (e) { return (memory[key] || []).slice(); }
   }
   function writeQueue(key, list) {
     memory[key] = list.slice();
     try {
       if (list.length) localStorage.setItem(key, JSON.stringify(list));
       else localStorage.removeItem(key);
-    } catch (e) { /* kept in memory */ }
+    } catch (e) { storageFailed = true; }
   }
   function waiting() { var key = queueKey(); return key ? readQueue(key) : []; }
 
@@ -109,10 +112,11 @@
   function dropStale(key) {
     var list = readQueue(key), now = Date.now();
     var fresh = list.filter(function (e) { return now - (e.at || 0) < WAIT_MS; });
+    if (fresh.length === list.length) return fresh;
+    writeQueue(key, fresh);
     list.filter(function (e) { return fresh.indexOf(e) < 0; }).forEach(function (e) {
       note("dropped", named(e) + " waited more than 10 minutes for a connection, so it was not sent. Tap again if it still holds.");
     });
-    if (fresh.length !== list.length) writeQueue(key, fresh);
     return fresh;
   }
   function movedOn() { return !!document.querySelector("#live-body .night-next, #live-body a[data-follow]"); }
@@ -123,8 +127,10 @@
     var text = "The table moved on to the next game, so " + taps(list.length) + " made without a connection " +
       (list.length === 1 ? "was" : "were") + " not sent.";
     note("dropped", text);
-    // The page may be on its way to the next table: the note goes with it (this tab only).
-    try { sessionStorage.setItem(NOTES_KEY, JSON.stringify([text])); } catch (e) { /* shown here only */ }
+    // The page is on its way to the next table (data-follow): the note goes with it, this tab only.
+    if (document.querySelector("#live-body a[data-follow]")) {
+      try { sessionStorage.setItem(NOTES_KEY, JSON.stringify([text])); } catch (e) { /* shown here only */ }
+    }
     return true;
   }
   function forgetOldTables() {
@@ -154,9 +160,9 @@
     else if (list.length && offline) line = "No connection to the table. " + taps(list.length) + " waiting on this phone: " +
       (list.length === 1 ? "it goes" : "they go") + " out when the connection is back.";
     else if (list.length) line = taps(list.length) + " waiting for the table; trying again…";
-    else if (offline) line = onPhone ? "No connection to the table. A tap made now waits on this phone until it is back."
-      : "No connection to the table.";
-    var state = list.length ? (flushing && !offline ? "sending" : "waiting") : offline ? "offline" : notes.length ? "done" : "";
+    else if (offline && document.getElementById("live-body")) line = onPhone
+      ? "No connection to the table. A tap made now waits on this phone until it is back." : "No connection to the table.";
+    var state = list.length ? (flushing && !offline ? "sending" : "waiting") : line ? "offline" : notes.length ? "done" : "";
     var signature = JSON.stringify([line, notes]);
     box.dataset.state = state;
     box.dataset.waiting = String(list.length);
@@ -210,9 +216,11 @@
         if (!el.name) return;
         names[el.name] = true;
         if (el.tagName === "BUTTON" || el.type === "submit") { buttons.push(el); return; }
-        if (!sent[el.name] || (el.type === "hidden" && el.name !== "csrf" && sent[el.name].indexOf(el.value) < 0)) fits = false;
+        if (/^(csrf|page)$/.test(el.name)) return;
+        if (!sent[el.name] || (el.type === "hidden" && sent[el.name].indexOf(el.value) < 0)) fits = false;
       });
-      Object.keys(sent).forEach(function (name) { if (name !== "action_id" && !names[name]) fits = false; });
+      // The form token and page kind ride along in some renders and not others: not a field.
+      Object.keys(sent).forEach(function (name) { if (!/^(action_id|csrf|page)$/.test(name) && !names[name]) fits = false; });
       if (buttons.length) {
         button = buttons.filter(function (b) { return sent[b.name] && sent[b.name].indexOf(b.value) >= 0; })[0];
         if (!button) fits = false;
@@ -221,32 +229,42 @@
     }
     return null;
   }
+  var noteIds = 0;
   function markControls(list) {
-    document.querySelectorAll(".waiting-note").forEach(function (n) { n.remove(); });
-    document.querySelectorAll(".tc-waiting").forEach(function (b) {
-      b.classList.remove("tc-waiting");
-      if (b.getAttribute("aria-describedby") === b.dataset.tcNote) b.removeAttribute("aria-describedby");
-    });
-    var forms = Array.from(document.querySelectorAll("#live-body form")), marked = [];
+    var forms = Array.from(document.querySelectorAll("#live-body form")), wanted = [];
     list.forEach(function (entry) {
       var found = controlOf(entry, forms);
       if (!found) return;
-      var seen = marked.filter(function (m) { return m.form === found.form; })[0];
-      if (seen) { seen.count += 1; seen.note.textContent = "waiting for the table… (" + taps(seen.count) + ")"; }
-      else {
-        var p = document.createElement("p");
+      var same = wanted.filter(function (w) { return w.form === found.form; })[0];
+      if (!same) wanted.push(same = { form: found.form, buttons: [], count: 0 });
+      same.count += 1;
+      if (found.button && same.buttons.indexOf(found.button) < 0) same.buttons.push(found.button);
+    });
+    // Only what changed is touched: a note read out again every few seconds would be noise.
+    var notesKept = [], buttonsKept = [];
+    wanted.forEach(function (w) {
+      var text = "waiting for the table…" + (w.count > 1 ? " (" + taps(w.count) + ")" : "");
+      var p = w.form.nextElementSibling;
+      if (!p || !p.classList.contains("waiting-note")) {
+        p = document.createElement("p");
         p.className = "waiting-note";
-        p.id = "waiting-note-" + marked.length;
-        p.textContent = "waiting for the table…";
-        found.form.insertAdjacentElement("afterend", p);
-        seen = { form: found.form, note: p, count: 1 };
-        marked.push(seen);
+        w.form.insertAdjacentElement("afterend", p);
       }
-      if (found.button) {
-        found.button.classList.add("tc-waiting");
-        found.button.dataset.tcNote = seen.note.id;
-        if (!found.button.hasAttribute("aria-describedby")) found.button.setAttribute("aria-describedby", seen.note.id);
-      }
+      if (!p.id) p.id = "waiting-note-" + (++noteIds);
+      if (p.textContent !== text) p.textContent = text;
+      notesKept.push(p);
+      w.buttons.forEach(function (b) {
+        b.classList.add("tc-waiting");
+        b.dataset.tcNote = p.id;
+        if (!b.hasAttribute("aria-describedby")) b.setAttribute("aria-describedby", p.id);
+        buttonsKept.push(b);
+      });
+    });
+    document.querySelectorAll(".waiting-note").forEach(function (n) { if (notesKept.indexOf(n) < 0) n.remove(); });
+    document.querySelectorAll(".tc-waiting").forEach(function (b) {
+      if (buttonsKept.indexOf(b) >= 0) return;
+      b.classList.remove("tc-waiting");
+      if (b.getAttribute("aria-describedby") === b.dataset.tcNote) b.removeAttribute("aria-describedby");
     });
   }
   function showWaiting() {
@@ -318,7 +336,8 @@
       document.addEventListener("htmx:afterOnLoad", loaded);
       document.addEventListener("htmx:sendError", failed);
       document.addEventListener("htmx:timeout", failed);
-      htmx.trigger(live, "refresh");
+      // One already on its way ("online" asks for one too) is the one to wait for.
+      if (!live.classList.contains("htmx-request")) htmx.trigger(live, "refresh");
     });
   }
 
@@ -356,9 +375,20 @@
     finally { ownTaps = Math.max(0, ownTaps - 1); }
   }
 
+  // A page on its way out sends nothing: its answers would be lost with it (the next page
+  // would send the same taps again, harmlessly, but the outcome would not be shown).
+  var leaving = false, leavingTimer = null;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+    clearTimeout(leavingTimer);
+    leavingTimer = setTimeout(function () { leaving = false; }, 5000);  // it stayed after all
+  });
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
+
   function flush() {
     var key = queueKey();
-    if (!key || flushing) return;
+    if (!key || flushing || leaving) return;
     if (!dropStale(key).length) { showWaiting(); return; }
     flushing = true;
     showWaiting();
