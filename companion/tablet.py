@@ -109,8 +109,11 @@ def _panel_css(facing):
 
 
 def layout_css(seats, edges, faces):
-    """The stylesheet placing each shown seat's panel, for every shape."""
-    blocks = []
+    """The stylesheet placing each shown seat's panel, for every shape. A seat's sheet over
+    the middle (#tb-over-sN: the cards it plays, the Event it drew) opens while the toggle on
+    its own panel is ticked, so one seat's sheet never opens another's."""
+    blocks = ["".join(f".tb-board:has(#tb-s{seat} .tb-toggle:checked) #tb-over-s{seat}{{display:block}}\n"
+                      for seat in seats)]
     for query, shape_counts, full, depth in SHAPES:
         placed = arrange(seats, edges, faces, shape_counts)
         used = {edge for edge, _, _, _ in placed.values()}
@@ -215,7 +218,9 @@ def board(table, folded):
         "css": url_for("tablet.layout_sheet", s=encode(shown, layout["edges"], layout["faces"])),
         "act_base": base,  # + "<seat>/<kind>"
         "undo_base": url_for("tablet.undo", code=table.code, event_id=0)[:-1],
-        # Shared steps (the next phase, a bank) are posted as the first seat shown.
+        # Steps that belong to no seat (the next phase, a bank, the ghost's) are posted as the
+        # first seat shown; a game's middle may post one as the seat it is (the Challenges, as
+        # the Mission Leader).
         "middle_seat": shown[0] if shown else None,
         "log": log,
         "edges": EDGES,

@@ -484,15 +484,39 @@
 
   // A form that went through is done: it starts fresh, and the fold holding it closes, unless
   // the fold is a list one goes on reading (data-stay-open: the log, after an Undo in it).
-  // A refused one stays as it was, to be fixed in place.
+  // A refused one stays as it was, to be fixed in place. Only what was sent is cleared: a
+  // field typed into while the answer was on its way (the next player's name) keeps it, and
+  // its fold stays open.
+  function formOf(el) {
+    return el && (el.tagName === "FORM" ? el : el.closest && el.closest("form"));
+  }
+  function sentValue(el) {
+    if (el.tagName === "SELECT") return Array.from(el.options).map(function (o) { return o.selected; }).join();
+    return el.type === "checkbox" || el.type === "radio" ? el.checked : el.value;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = formOf(event.detail.elt);
+    if (form) form.tcSent = Array.from(form.elements).filter(function (el) {
+      return /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && !/^(hidden|submit|button|reset|image)$/.test(el.type);
+    }).map(function (el) { return [el, sentValue(el)]; });
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr, source = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!xhr || xhr.status >= 400 || !source || event.detail.requestConfig.verb !== "post") return;
-    var form = source.tagName === "FORM" ? source : source.closest && source.closest("form");
+    var form = formOf(source);
     if (!form) return;
-    form.reset();
+    var typedSince = false;
+    (form.tcSent || []).forEach(function (pair) {
+      var el = pair[0];
+      if (sentValue(el) !== pair[1]) { typedSince = true; return; }
+      if (el.tagName === "SELECT") Array.from(el.options).forEach(function (o) { o.selected = o.defaultSelected; });
+      else if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
+      else if ("defaultValue" in el) el.value = el.defaultValue;
+    });
+    if (!form.tcSent) form.reset();
+    form.tcSent = null;
     var fold = form.closest("details");
-    if (fold && !fold.hasAttribute("data-stay-open")) { fold.open = false; fold.removeAttribute("data-toggled"); }
+    if (fold && !typedSince && !fold.hasAttribute("data-stay-open")) { fold.open = false; fold.removeAttribute("data-toggled"); }
   });
 
   function shown() {
@@ -506,6 +530,19 @@
     if (!live || live.id !== "live-body" || !event.detail.shouldSwap) return;
     var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
     if (found && shown() > parseInt(found[1], 10)) event.detail.shouldSwap = false;
+  });
+  // A tap whose form the stream already took off the board (the change came by the stream
+  // first: a roll button gone once rolled) is answered into a page that no longer holds the
+  // form. htmx then finds no morph extension through it and would put the answer inside the
+  // board, a second board in the first, whose doubled ids make every later change rebuild
+  // it (an open fold closes, a half-typed name is lost). The answer is morphed in from the
+  // board itself.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
+    var live = document.getElementById("live-body");
+    if (!live || d.target !== live || !elt || elt.isConnected || !d.shouldSwap || !window.htmx) return;
+    d.shouldSwap = false;
+    htmx.swap(live, d.serverResponse, { swapStyle: "morph:outerHTML" }, { contextElement: live });
   });
 
   // The stream (the sse extension keeps it open on <main>) carries each change's parts for

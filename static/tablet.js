@@ -1,4 +1,5 @@
-// The tablet page (templates/tablet/): a device the host revoked stops showing the board.
+// The tablet page (templates/tablet/): a device the host revoked stops showing the board, and
+// a tap's answer always morphs into the board (app.js, for every page).
 (function () {
   "use strict";
 

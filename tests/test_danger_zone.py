@@ -998,7 +998,9 @@ def test_tokens_moved_by_hand_are_logged_and_stay_at_clean_up():
     assert moved["mission_leader"] == 2 and moved["mission_leader_why"] == {"rule": "by_hand"}
     moved = act(moved, "round.next")  # Clean-up: no passing left, the card had its say
     assert moved["initiative"] == 3
-    assert {"token.move", "order.confirm"} <= dz.HOST_ONLY
+    # A token a card hands over is taken by the seat it goes to (or put there by the host).
+    assert "order.confirm" in dz.HOST_ONLY and "token.move" not in dz.HOST_ONLY
+    assert dz.WHO["token.move"] == base.OWN and "token.move" in dz.SHARED
 
 
 def test_a_token_moved_by_hand_is_not_taken_back_by_a_late_reveal():

@@ -8,6 +8,7 @@ One tablet page per game and seat count, resized to each size (the layout follow
 by media queries), so the whole file stays quick."""
 
 import json
+import os
 import re
 
 import pytest
@@ -306,3 +307,183 @@ def test_a_card_played_from_the_tablet_in_full_tracking(live_server, new_phone):
     assert not host_page.locator(".tb-over").is_visible()
     log = host.page.request.get(f"{live_server.url}/t/{host.code}/state.json").json()["log"]
     assert log[-1]["who"] == "Bo (at the tablet)" and "Lana Kane" in log[-1]["text"]
+
+
+# --- issue 36: every tap target 48 px, no text cut short, the middle's step in sight ---------
+
+SURVEY = """() => {
+  const out = {step: null, small: [], cut: []};
+  const middle = document.querySelector('.tb-middle').getBoundingClientRect();
+  // The middle's step (the next phase, number or bank) whole in the middle and not covered:
+  // never half below the fold of its scrolling body.
+  const step = document.querySelector('.tb-middle [data-middle-main]');
+  const over = document.querySelector('.tb-menu[open], .tb-toggle:checked');  // a sheet on top
+  if (step && !over) {
+    const b = step.getBoundingClientRect();
+    const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    if (!(b.top >= middle.top - 1 && b.bottom <= middle.bottom + 1 && hit && (hit === step || step.contains(hit))))
+      out.step = step.textContent.trim() + ' at ' + [b.top, b.bottom] + ' in ' + [middle.top, middle.bottom];
+  }
+  const name = el => (el.getAttribute('aria-label') || el.textContent || el.name || el.tagName)
+                       .trim().replace(/\\s+/g, ' ').slice(0, 60);
+  const shown = el => el.checkVisibility({opacityProperty: true, visibilityProperty: true})
+                      && getComputedStyle(el).pointerEvents !== 'none';
+  const cuts = () => {
+    for (const el of document.querySelectorAll('body *')) {
+      const cs = getComputedStyle(el);
+      if (cs.textOverflow !== 'clip' && shown(el) && el.scrollWidth > el.clientWidth + 1)
+        out.cut.push(name(el) + ' (' + el.scrollWidth + ' > ' + el.clientWidth + ')');
+    }
+  };
+  cuts();
+  // Then every fold open, so what the folds hold is measured too (of an accordion, whose folds
+  // open one at a time, the first).
+  const groups = new Set();
+  document.querySelectorAll('.tb-board details').forEach(d => {
+    if (d.name && groups.has(d.name)) return;
+    if (d.name) groups.add(d.name);
+    d.open = true;
+  });
+  cuts();
+  const targets = '.tb-board button, .tb-board select, .tb-board summary, .tb-board a[href], .tb-board label, '
+                + '.tb-board input:not([type=hidden])';
+  for (const el of document.querySelectorAll(targets)) {
+    if (!shown(el)) continue;
+    // A label is a target when it works a control: it wraps one or names one (for=).
+    if (el.tagName === 'LABEL' && !el.htmlFor && !el.querySelector('input, select')) continue;
+    // Layout sizes, as its player sees it: a panel turned a quarter swaps the screen's axes. A
+    // small circle may take the finger on a wider ring round it (its ::after, as app.css's "?").
+    const after = getComputedStyle(el, '::after');
+    const ring = after.position === 'absolute' ? Math.max(0, -parseFloat(after.top) || 0) : 0;
+    if (el.offsetWidth + 2 * ring < 48 || el.offsetHeight + 2 * ring < 48)
+      out.small.push(name(el) + ' ' + el.offsetWidth + 'x' + el.offsetHeight);
+  }
+  document.querySelectorAll('.tb-board details').forEach(d => { d.open = false; });
+  return out;
+}"""
+
+
+def wait_version(page, version):
+    page.wait_for_function("v => +document.querySelector('#live-body').dataset.version >= v", arg=version)
+
+
+def survey_states(host, page, game):
+    """Yield (what, seat count) at each state of `game` worth measuring, the tablet showing it."""
+    base = host.base
+    seats = [s["id"] for s in host.state()["seats"]]
+
+    def show(*opened):
+        version = host.page.request.get(f"{base}/t/{host.code}/state.json").json()["version"]
+        wait_version(page, version)
+        for label in opened:
+            page.click(label)
+
+    if game == "danger-zone":
+        host.post("/act/character.pick", seat=str(seats[0]), character="Archer")
+        host.post("/act/character.pick", seat=str(seats[1]), character="Lana")
+        host.post("/act/initiative.seat_roll", seat=str(seats[0]), to="1")
+        show()
+        yield "setup: picks and the Initiative roll-off"
+        host.post("/act/character.pick", seat=str(seats[2]), character="Cyril")
+        host.post("/act/character.pick", seat=str(seats[3]), character="Pam")
+        host.post("/act/locations.draw")
+        while "Malory's Office" not in [loc["name"] for loc in host.state()["locations"]]:
+            host.post("/act/locations.draw")
+        host.post("/act/initiative.record", seat=str(seats[0]))
+        host.post("/act/order.confirm", order=",".join(map(str, seats)))
+        host.post("/act/round.next", to=host.state()["next_step"])
+        show("#tb-menu > summary", "#tb-arrange > summary")
+        yield "movement: the first reveal, the menu and the arrange sheet open"
+        others = [loc["name"] for loc in host.state()["locations"] if loc["name"] != "Malory's Office"]
+        for seat, place in zip(seats, ["Malory's Office", "Malory's Office", others[0], others[0]]):
+            host.post("/act/movement.enter", seat=str(seat), location=place)
+        show(f"#tb-s{seats[0]} [data-event-open]")
+        yield "movement: the Event card's sheet, the dice for the foes"
+        page.click(f"#tb-over-s{seats[0]} [data-close]")
+        host.post("/act/round.next", to=host.state()["next_step"])
+        show()
+        yield "mission: the Challenges typed in the middle"
+        cards = {}
+        for row, (kind, difficulty) in enumerate((("Booze", 7), ("Guns", 8), ("Sex", 9)), 1):
+            cards.update({f"type_{row}": kind, f"difficulty_{row}": str(difficulty), f"reward_{row}": "2"})
+        host.post("/act/challenge.draw", **cards)
+        roller = host.state()["whose_turn"]
+        show(f"#tb-s{roller} [data-roll-open]")
+        yield "mission: the roll's sheet"
+    elif game == "assassins":
+        show()
+        yield "the ghost's face-up cards to type"
+        host.post("/act/ghost.record", card1="Magician", card2="Soldier", card3="Cook", card4="Chef")
+        host.post("/act/resolve.step", step="next", to="1")
+        host.post("/act/points", seat=str(seats[0]), delta="2")
+        show()
+        yield "resolving: the ghost's steps and her face-down cards"
+    elif game == "blackmail":
+        host.post("/act/game.start", tracking="scores", first_player="random", to=host.state()["to"]["start"])
+        show()
+        yield "scores only: a won round, the tie"
+        host.post("/act/game.reset")
+        host.post("/act/game.start", tracking="full", first_player=str(seats[0]), to=host.state()["to"]["start"])
+        show(f"#tb-s{seats[0]} label[data-main]")
+        yield "full tracking: the cards to play"
+    else:
+        show()
+        yield "scores"
+
+
+SURVEY_SEATS = {"danger-zone": ["Anastasia", "Bartholomew", "Cyrillia", "Dee"],
+                "assassins": ["Anastasia", "Bartholomew", "Cy"],
+                "blackmail": ["Anastasia", "Bartholomew", "Cy"], "generic": ["Ana", "Bo"]}
+_surveys = {}
+
+
+@pytest.fixture(scope="module")
+def surveyed(browser, live_server):
+    """survey(game): each state of a game measured at every size of issue 26 (a phone lying
+    flat for 4 seats or fewer), once for both tests below."""
+    problems = []
+
+    def survey(game):
+        if game not in _surveys:
+            context = browser.new_context(**browser.devices["Desktop Chrome"])
+            context.set_default_timeout(10_000)
+            page = context.new_page()
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            host = Host(page, live_server.url, game)
+            host.seats(SURVEY_SEATS[game])
+            page.set_viewport_size({"width": TABLETS[0][0], "height": TABLETS[0][1]})
+            page.goto(f"{live_server.url}/t/{host.code}/tablet")
+            page.wait_for_selector(".tb-board")
+            found = []
+            for what in survey_states(host, page, game):
+                for size in TABLETS + ([PHONE] if len(SURVEY_SEATS[game]) <= 4 else []):
+                    page.set_viewport_size({"width": size[0], "height": size[1]})
+                    page.wait_for_function("() => document.querySelector('.tb-slot').getBoundingClientRect().width > 0")
+                    found.append((f"{what} at {size[0]}x{size[1]}", page.evaluate(SURVEY)))
+                    if os.environ.get("TABLET_SHOTS"):
+                        page.screenshot(path=os.path.join(os.environ["TABLET_SHOTS"],
+                                                          f"survey-{game}-{len(found)}-{size[0]}x{size[1]}.png"))
+                page.set_viewport_size({"width": TABLETS[0][0], "height": TABLETS[0][1]})
+            context.close()
+            assert not problems, problems[:5]
+            _surveys[game] = found
+        return _surveys[game]
+
+    return survey
+
+
+@pytest.mark.parametrize("game", list(SEATS))
+def test_every_tap_target_on_the_tablet_is_48_px(surveyed, game):
+    """Buttons, menus, folds, links, checkboxes and the labels that work them, in every state
+    a round passes through, at every size; and the middle's own step whole in sight."""
+    for where, found in surveyed(game):
+        assert not found["small"], (where, found["small"])
+        assert found["step"] is None, (where, found["step"])
+
+
+@pytest.mark.parametrize("game", list(SEATS))
+def test_no_text_on_the_tablet_is_cut_with_an_ellipsis(surveyed, game):
+    """Nothing on the tablet ends in "…": a fact wraps, or sits in a fold (issue 36)."""
+    for where, found in surveyed(game):
+        assert not found["cut"], (where, found["cut"])

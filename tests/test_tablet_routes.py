@@ -350,3 +350,130 @@ def test_let_in_revoke_and_layout_on_postgresql(pg_app):
     host.page("/host")
     assert host.post("/tablet/revoke", htmx=False).status_code == 303
     assert device.open().status_code == 403
+
+
+# --- issue 36: a whole round from the tablet -------------------------------------------------
+
+def dz_setup(host, names=("Ana", "Bo", "Cy")):
+    """A Danger Zone table in Setup with characters, the Locations (Malory's Office in play) and
+    the seating order settled; the Initiative still to roll. Returns the seat ids."""
+    host.start("danger-zone")
+    ids = add_seats(host, *names)
+    for seat, character in zip(ids, ("Archer", "Lana", "Cyril", "Pam")):
+        assert host.act("character.pick", seat=seat, character=character, page="host").status_code == 200
+    host.act("locations.draw", page="host")
+    while "Malory's Office" not in [loc["name"] for loc in host.state()["state"]["locations"]]:
+        host.act("locations.draw", page="host")
+    host.act("order.confirm", order=",".join(map(str, ids)), page="host")
+    return ids
+
+
+def test_each_seat_rolls_for_the_initiative_on_its_own_panel(app, host):
+    ana, bo, cy = dz_setup(host)
+    device, _ = let_in(app, host)
+    html = text(device.open())
+    for seat in (ana, bo, cy):  # each panel's roll posts as that seat, naming roll 1
+        assert f'action="/t/{host.code}/tablet/act/{seat}/initiative.seat_roll"' in html
+    assert html.count('data-initiative-roll') == 3 and 'name="to" value="1"' in html
+    assert device.tap(ana, "initiative.seat_roll", seat=ana, to=1).status_code == 200
+    assert host.state()["log"][-1]["who"] == "Ana (at the tablet)"
+    again = device.tap(ana, "initiative.seat_roll", seat=ana, to=1)      # a doubled tap
+    assert again.status_code == 422 and "older screen" in text(again)
+    refused = device.tap(ana, "initiative.seat_roll", seat=bo, to=1)     # Bo's roll, from Ana's panel
+    assert refused.status_code in (403, 422)
+    assert device.tap(bo, "initiative.seat_roll", seat=bo, to=1).status_code == 200
+    assert device.tap(cy, "initiative.seat_roll", seat=cy, to=1).status_code == 200
+    view = host.state()["state"]["initiative"]
+    while view["seat"] is None:                                        # ties roll again
+        rolling = view["rolling"]
+        for seat in rolling["waiting"]:
+            assert device.tap(seat, "initiative.seat_roll", seat=seat, to=rolling["round"]).status_code == 200
+        view = host.state()["state"]["initiative"]
+    assert view["by_seats"] and view["rolloff"]["winner"] == view["seat"]
+    html = text(device.open())
+    assert "data-initiative-won" in html and html.count("Initiative roll") >= 1
+    assert "data-initiative-roll" not in html
+
+
+def test_a_seat_left_off_means_the_host_rolls_off(app, host):
+    ana, bo, cy = dz_setup(host)
+    host.page("/tablet")
+    host.post("/tablet/layout", {f"show_{ana}": "1", f"show_{bo}": "1"})      # Cy has a phone
+    html = text(host.page("/tablet"))
+    assert "data-initiative-roll" not in html
+    assert "rolls off for the Initiative (not every seat is on the tablet)" in html
+
+
+def test_the_round_from_the_tablet_the_event_the_foes_a_token_and_the_challenges(app, host):
+    ana, bo, cy = dz_setup(host)
+    host.act("initiative.record", seat=ana, page="host")
+    state = host.state()["state"]
+    host.act("round.next", to=state["next_step"], page="host")
+    device, _ = let_in(app, host)
+    device.open()
+    others = [loc["name"] for loc in host.state()["state"]["locations"] if loc["name"] != "Malory's Office"]
+    for seat, place in ((ana, "Malory's Office"), (bo, "Malory's Office"), (cy, others[0])):
+        assert device.tap(seat, "movement.enter", seat=seat, location=place).status_code == 200
+    html = text(device.open())
+    # Ana's panel opens her Event card's sheet, posted as her and naming the round's Event.
+    assert f'id="tb-over-s{ana}"' in html and "data-event-open" in html
+    assert f'action="/t/{host.code}/tablet/act/{ana}/event.rona_thorne"' in html
+    assert 'name="to" value="round 1, Event card"' in html
+    assert device.tap(ana, "event.rona_thorne", drawer=ana, to="round 1, Event card").status_code == 200
+    assert host.state()["log"][-1]["who"] == "Ana (at the tablet)"
+    assert device.tap(ana, "event.uta", drawer=ana, to="round 1, Event card").status_code == 422
+    # Bo rolls one die for the foe he found, once.
+    assert 'data-foes-roll' in text(device.open())
+    assert device.tap(bo, "dice.roll", seat=bo, **{"for": "foes"}).status_code == 200
+    assert host.state()["state"]["last_roll"]["dice"] == 1
+    assert device.tap(bo, "dice.roll", seat=bo, **{"for": "foes"}).status_code == 422
+    # A card hands Cy the Mission Leader Token: Cy takes it on Cy's panel, not on Bo's.
+    assert device.tap(bo, "token.move", token="mission_leader", seat=cy).status_code in (403, 422)
+    assert device.tap(cy, "token.move", token="mission_leader", seat=cy).status_code == 200
+    assert host.state()["log"][-1]["who"] == "Cy (at the tablet)"
+    # The Mission: Cy leads, so the Challenges typed in the middle post as Cy.
+    assert device.tap(ana, "round.next", to=host.state()["state"]["next_step"]).status_code == 200
+    assert host.state()["state"]["mission_leader"]["seat"] == cy
+    html = text(device.open())
+    assert f'data-draw-as="{cy}"' in html
+    assert f'action="/t/{host.code}/tablet/act/{cy}/challenge.draw"' in html
+    assert device.tap(cy, "challenge.draw", type_1="Booze", difficulty_1="7", reward_1="2").status_code == 200
+    assert host.state()["log"][-1]["who"] == "Cy (at the tablet)"
+    # Cy's roll opens over the middle, turned to Cy: the app's dice, then the Challenge.
+    html = text(device.open())
+    assert f'id="tb-over-s{cy}"' in html and f'action="/t/{host.code}/tablet/act/{cy}/challenge.complete"' in html
+    assert device.tap(cy, "dice.roll", seat=cy, dice=2, **{"for": "challenge"}).status_code == 200
+    assert device.tap(cy, "dice.roll", seat=cy, dice=2, **{"for": "challenge"}).status_code == 422
+    assert device.tap(cy, "challenge.complete", seat=cy, card=1).status_code == 200
+
+
+def test_the_ghosts_steps_are_in_the_middle(app, host):
+    host.start("assassins")
+    ana, bo, cy = add_seats(host, "Ana", "Bo", "Cy")
+    device, _ = let_in(app, host)
+    html = text(device.open())
+    middle = html[html.index('class="tb-middle"'):]
+    assert f'/tablet/act/{ana}/ghost.record"' in middle and "data-ghost-record" in middle
+    cards = {f"card{i}": name for i, name in enumerate(("Magician", "Soldier", "Cook", "Chef"), 1)}
+    assert device.tap(ana, "ghost.record", **cards).status_code == 200
+    html = text(device.open())
+    assert "data-kill-ghost" in html and "The ghost +1 preliminary" in html
+    assert device.tap(ana, "resolve.step", step="next", to=1).status_code == 200
+    assert "data-ghost-down" in text(device.open()) and "data-kill-instead" in text(device.open())
+    assert device.tap(ana, "ghost.down", down1="Magician", down2="Soldier", down3="Cook").status_code == 200
+    assert device.tap(ana, "points", seat="ghost", delta=2).status_code == 200
+    assert device.tap(ana, "kill", seat="ghost", instead="magicians").status_code == 200
+    log = host.state()["log"]
+    assert log[-1]["who"] == "Ana (at the tablet)" and "Cy, on her right, is killed" in log[-1]["text"]
+    ghost = host.state()["state"]["ghost"]
+    assert ghost["preliminary"] == 2 and ghost["face_down"] and not ghost["killed"]
+    # The app's own deal from the stored deck list stays the host's.
+    assert device.tap(ana, "ghost.deal").status_code == 403
+
+
+def test_the_hosts_device_has_a_way_back_to_the_host_page(app, host):
+    host.start("generic")
+    add_seats(host, "Ana", "Bo")
+    assert f'href="/t/{host.code}/host" data-host-page' in text(host.page("/tablet"))
+    device, _ = let_in(app, host)
+    assert "data-host-page" not in text(device.open())      # a let-in device has no host page

@@ -187,8 +187,9 @@
       return;
     }
     var who = facts.names[kept.seat] || "this phone";
-    say(box, true, "The revealed text hashes to the fingerprint this phone noted at the deal, and the "
-      + kept.got.length + " cards " + who + " got match the revealed order.");
+    say(box, true, "The revealed text hashes to the fingerprint this phone noted at the deal, and "
+      + (kept.got.length === 1 ? "the card " + who + " got matches" : "the " + kept.got.length + " cards " + who + " got match")
+      + " the revealed order.");
   }
 
   function check() {

@@ -4,9 +4,10 @@ rolled here, from the rng parse is given."""
 from . import dice
 from ..base import RuleError, find_seat, parse_int, seat_ids, seat_name
 from .state import challenges_to_draw, first_at
+from .mission import roll_problem
 from .rules import (CHALLENGE_TYPES, CHALLENGES_BY_PLAYERS, MALORYS_OFFICE, MAX_DIFFICULTY,
-                    MAX_COLOR_LENGTH, MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY,
-                    MIN_REWARD, MIN_SKILL_DICE, PERSONAL, UPPER_HAND_REASONS, UTA_DRAWER_BONUS)
+                    MAX_COLOR_LENGTH, MAX_FOES, MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY,
+                    MIN_REWARD, MIN_SKILL_DICE, PERSONAL, ROLLS_FOR, UPPER_HAND_REASONS, UTA_DRAWER_BONUS)
 
 
 def _form_seat(form, state, actor):
@@ -129,6 +130,9 @@ def _parse_uta(form, state, rng):
 
 
 def _parse_dice(form, state, actor, rng):
+    purpose = (form.get("for") or "").strip()
+    if purpose:
+        return _parse_roll_for(purpose, form, state, actor, rng)
     dice_count = parse_int(form.get("dice") or 1, "The number of dice", 1, MAX_SKILL_DICE)
     raw = (form.get("seats") or "").replace(" ", "")
     if raw.lower() == "all":
@@ -155,4 +159,24 @@ def _parse_dice(form, state, actor, rng):
         index = parse_int(form.get("card"), "The Challenge", 1, len(state["mission"]["cards"])) - 1
         picked = state["mission"]["cards"][index]
         data.update(card=index, type=picked["type"], difficulty=picked["difficulty"])
+    return data
+
+
+def _parse_roll_for(purpose, form, state, actor, rng):
+    """A seat's roll for the foes at its Location (as many dice as foes there: the rules say,
+    not the form) or for its Challenge (the skill's 1 to 3 dice): one each, see roll_problem."""
+    if purpose not in ROLLS_FOR:
+        raise RuleError("Roll for the foes or for a Challenge.")
+    seat = _own_seat(form, state, actor, "roll")
+    data = {"for": purpose, "seat": seat}
+    problem = roll_problem(state, data)
+    if problem:
+        raise RuleError(problem)
+    if purpose == "foes":
+        entry = next(e for e in state["entries"] if e["seat"] == seat)
+        dice_count = min(entry["foes_here"], MAX_FOES)
+        data["location"] = entry["location"]
+    else:
+        dice_count = parse_int(form.get("dice"), "The number of dice", MIN_SKILL_DICE, MAX_SKILL_DICE)
+    data.update(dice=dice_count, roll=dice.roll(dice_count, rng))
     return data

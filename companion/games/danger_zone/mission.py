@@ -78,6 +78,44 @@ def _mark_attempted(state, seat):
         state["mission"]["attempted"].append(seat)
 
 
+def roll_problem(state, data):
+    """Why a roll "for" something the rules give one roll each cannot be made now, or None.
+
+    The foes: one die per foe already at the seat's Location, once per reveal. A Challenge:
+    one roll per player per Mission. parse and apply both ask, so a doubled tap is refused."""
+    purpose, seat = data.get("for"), data.get("seat")
+    if purpose is None:
+        return None
+    name = seat_name(state, seat)
+    if purpose == "foes":
+        if state["phase"] != "Movement":
+            return "The dice for the foes are rolled in the Movement phase."
+        entry = next((e for e in state["entries"] if e["seat"] == seat), None)
+        if entry is None:
+            return f"{name} has not revealed a Location yet."
+        if not entry["foes_here"]:
+            return f"{name} entered {entry['location']} first: there are no foes to roll for."
+        if seat in state["foes_rolled"]:
+            return f"{name} already rolled for the foes at {entry['location']} this round."
+        return None
+    if state["phase"] != "Mission" or state["winners"]:
+        return "Challenge dice are rolled in the Mission phase."
+    if seat in state["mission"]["attempted"] or seat in state["mission"].get("rolled", []):
+        return f"{name} already rolled for a Challenge in this Mission; each player rolls once."
+    return None
+
+
+def _apply_roll(state, data):
+    """A roll of the app's dice; one "for" the foes or a Challenge is counted as that seat's."""
+    problem = roll_problem(state, data)
+    if problem:
+        raise RuleError(problem)
+    if data.get("for") == "foes":
+        state["foes_rolled"].append(data["seat"])
+    elif data.get("for") == "challenge":
+        state["mission"].setdefault("rolled", []).append(data["seat"])
+
+
 def _apply_event(state, kind, data, event):
     _require_playing(state)
     if MALORYS_OFFICE not in state["locations"]:
@@ -90,7 +128,7 @@ def _apply_event(state, kind, data, event):
         state["upper_hand"][change["seat"]] = new
         applied.append({"seat": change["seat"], "delta": new - now})
     state["last_event"] = {"kind": kind, "name": EVENTS[kind], "drawer": data["drawer"],
-                           "changes": applied, "event": event["id"]}
+                           "changes": applied, "event": event["id"], "round": state["round"]}
     _check_win(state)
 
 

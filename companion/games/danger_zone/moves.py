@@ -5,16 +5,17 @@ import copy
 
 from . import dice
 from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_ids, seat_name
-from .state import (challenges_to_draw, locations_to_use, mission_leader_choice, next_step,
-                    pending, pending_text, step_now)
+from .state import (_name, challenges_to_draw, event_step, initiative_rolloff, locations_to_use,
+                    mission_leader_choice, next_step, pending, pending_text, rolloff_step_text,
+                    step_now)
 from .forms import (_choice, _form_cards, _form_challenge, _form_delta, _form_drawer,
                     _form_reason, _form_seat, _own_seat, _parse_dice, _parse_uta)
 from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
-from .mission import _apply_complete, _apply_event, _apply_fail, _check_win
+from .mission import _apply_complete, _apply_event, _apply_fail, _apply_roll, _check_win
 from .rounds import _apply_enter, _apply_next, _apply_token_move
 from .rules import (CHARACTERS, DIRECTIONS, EVENTS, INITIATIVE_DICE, LOCATIONS,
                     LOWEST_UPPER_HAND, MAX_WOODHOUSE_AMOUNT, TOKENS)
-from .setup import _apply_pick, _apply_roster
+from .setup import _apply_pick, _apply_roster, _apply_seat_roll
 
 
 # parse: a posted form (strings) -> event data; rolls dice here and nowhere else.
@@ -40,6 +41,20 @@ def parse(kind, form, state, actor, rng):
     if kind == "initiative.record":
         _require_setup(state, "The Initiative roll-off happens before the first round.")
         return {"seat": _form_seat(form, state, None)}
+    if kind == "initiative.seat_roll":
+        # A seat rolls its own three dice; the roll names the round of the roll-off it is for
+        # (form "to"), so a doubled tap, or one from before a tie, is refused.
+        _require_setup(state, "The Initiative roll-off happens before the first round.")
+        _require_seat_count(state)
+        seat = _own_seat(form, state, actor, "roll for the Initiative")
+        if state["initiative"] is not None:
+            raise RuleError(f"The Initiative is settled: {_name(state, state['initiative'])} "
+                            "holds the token. Nothing changed.")
+        status = initiative_rolloff(state)
+        check_step(form, status["round"] if seat in status["waiting"] else None,
+                   rolloff_step_text(state, status))
+        faces = dice.roll(INITIATIVE_DICE, rng)
+        return {"seat": seat, "round": status["round"], "dice": faces, "total": sum(faces)}
     if kind == "order.confirm":
         _require_setup(state, "The seating order is confirmed before the first round.")
         shown = [part for part in str(form.get("order") or "").split(",") if part.strip()]
@@ -63,7 +78,11 @@ def parse(kind, form, state, actor, rng):
         if token not in TOKENS:
             raise RuleError("Pick the Initiative Token or the Mission Leader Token.")
         _require_playing(state)
-        return {"token": token, "seat": _form_seat(form, state, None)}
+        seat = _form_seat(form, state, actor)
+        if state[token] == seat and token in state["by_hand"]:
+            # Already put there by hand: a doubled tap changes nothing.
+            raise RuleError(f"{_name(state, seat)} already holds the {TOKENS[token]}. Nothing changed.")
+        return {"token": token, "seat": seat}
     if kind == "upper_hand.change":
         seat = _form_seat(form, state, actor)
         delta = _form_delta(form)
@@ -89,6 +108,10 @@ def parse(kind, form, state, actor, rng):
         return {"seat": seat, "card": None, **_form_challenge(form, "")}
     if kind == "challenge.fail":
         return {"seat": _own_seat(form, state, actor, "record a roll")}
+    if kind in EVENTS and "to" in form:
+        # The tablet names the round's Event card it applies: a doubled tap is refused. (The
+        # host page may apply more than one, a card having said so.)
+        check_step(form, event_step(state), step_now(state) + ", its Event card applied")
     if kind == "event.embarrassing_pictures":
         direction = (form.get("direction") or "left").strip().lower()
         if direction not in DIRECTIONS:
@@ -135,6 +158,9 @@ def apply(state, event):
         state["initiative"] = seat
         state["initiative_why"] = ({"rule": "rolloff", "rolloff": data["rolloff"]}
                                    if kind == "initiative.roll" else {"rule": "table"})
+        state["initiative_rolls"] = []  # the host's roll-off replaces one the seats began
+    elif kind == "initiative.seat_roll":
+        _apply_seat_roll(state, data)
     elif kind == "order.confirm":
         _require_setup(state, "The seating order is confirmed before the first round.")
         if data["order"] != seat_ids(state):
@@ -175,6 +201,7 @@ def apply(state, event):
     elif kind in EVENTS:
         _apply_event(state, kind, data, event)
     elif kind == "dice.roll":
+        _apply_roll(state, data)
         state["last_roll"] = dict(data, by=event["by"], event=event["id"])
     else:
         raise RuleError("Unknown action.")

@@ -49,6 +49,7 @@ def _begin_round(state, number):
     state["round"] = number
     state["phase"] = "Movement"
     state["entries"] = []
+    state["foes_rolled"] = []
     state["mission"] = _new_mission()
     state["by_hand"] = []
     state["round_initiative"] = state["initiative"]

@@ -57,6 +57,10 @@ SPECIALTY_DICE = 3  # a success outside the 3-die skill draws a card
 MAX_COLOR_LENGTH = 16  # Challenge colours are typed: the rulebook names none
 
 INITIATIVE_DICE = 3
+# A roll for something the rules give one roll each (form field "for"): the dice for the foes
+# at a Location (once per reveal) and a Challenge roll (once per Mission). Other rolls are free.
+ROLLS_FOR = ("foes", "challenge")
+MAX_FOES = MAX_SEATS - 1  # one die per foe already at the Location
 # The rulebook says "roll off" for a Mission Leader tie without saying how; the app uses
 # the Initiative roll-off's three dice.
 ROLL_OFF_DICE = 3
@@ -105,24 +109,31 @@ READINGS = (
     "clockwise), whatever order the taps arrive in; a token recorded late is slotted in.",
     "Each player rolls against one Challenge per Mission; the host can record a correction.",
     "A token moved by hand (a card said so) stays where it was put at Clean-up.",
+    "The Initiative roll-off may be rolled seat by seat: every player rolls three dice, in any "
+    "order; once all have rolled, the players tied for the highest roll again, and only they.",
     "Uta: the drawer's +1 counts for finding the lowest roll and for what they lose.",
     "Woodhouse: a player is alone when theirs is the only token recorded at their Location "
     "this round; the table types the card's amount.",
 )
 
-# Setup randomness and its re-roll are the host's to trigger; everything else any seat may
-# post, and every event records who did it.
+# The host's own steps: drawing the Locations, confirming the seating order, rolling off or
+# recording the Initiative for everyone at once, and a correction past the one-roll rule.
+# Every other step is a seat's (its own roll for the Initiative, a token a card hands it) or
+# anyone's, and every event records who did it.
 HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record", "order.confirm",
-             "token.move", "challenge.correct"}
-# Who may post (and undo) a kind, beyond "any seat": see games.base.
+             "challenge.correct"}
+# Who may post (and undo) a kind, beyond "any seat": see games.base. A token moved by hand
+# is the seat's that takes it (a card said so).
 WHO = {"character.pick": OWN, "movement.enter": OWN, "challenge.complete": OWN,
-       "challenge.fail": OWN, "dice.roll": OWN}
+       "challenge.fail": OWN, "dice.roll": OWN, "initiative.seat_roll": OWN, "token.move": OWN}
 # Outcomes the app drew: undoing one would let a player pick which draw counts.
-DRAWN = {"locations.draw", "initiative.roll", "round.next", "event.uta", "dice.roll"}
+DRAWN = {"locations.draw", "initiative.roll", "initiative.seat_roll", "round.next", "event.uta",
+         "dice.roll"}
 
 KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.record",
-         "order.confirm", "round.next", "token.move", "challenge.correct", "upper_hand.change", "movement.enter", "challenge.draw",
-         "challenge.complete", "challenge.fail", "dice.roll") + tuple(EVENTS)
+         "initiative.seat_roll", "order.confirm", "round.next", "token.move", "challenge.correct",
+         "upper_hand.change", "movement.enter", "challenge.draw", "challenge.complete",
+         "challenge.fail", "dice.roll") + tuple(EVENTS)
 # What the tablet in the middle may post for a seat (games.base): everything a seat does in a
 # round (the game hides nothing); the host's own steps stay the host's.
 NOT_SHARED = set(HOST_ONLY)

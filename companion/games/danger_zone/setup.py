@@ -1,8 +1,10 @@
 """Setup moves: the roster's effect on the table, and character picks."""
 
 from ..base import RuleError, find_seat, seat_ids, seat_name
+from .dice import SIDES
 from .rounds import _resolve_movement
-from .rules import CHARACTERS, MAX_SEATS, SETUP, START_UPPER_HAND, TITLE
+from .rules import CHARACTERS, INITIATIVE_DICE, MAX_SEATS, SETUP, START_UPPER_HAND, TITLE
+from .state import _name, initiative_rolloff
 
 
 def _apply_roster(state, kind, data):
@@ -33,6 +35,9 @@ def _apply_roster(state, kind, data):
     state["order"] = ids
     if kind in ("seat.remove", "seat.reorder"):
         _resolve_movement(state)  # the reveal order may have changed
+    if kind == "seat.remove":
+        state["initiative_rolls"] = [r for r in state.get("initiative_rolls", []) if r["seat"] != gone]
+        _settle_rolloff(state)  # the one who left may have been all the roll-off waited for
 
 
 def _next_remaining(old_order, gone, ids):
@@ -57,3 +62,36 @@ def _apply_pick(state, data):
         if taken == character and other != seat:
             raise RuleError(f"{seat_name(state, other)} already plays {character}.")
     state["character"][seat] = character
+
+
+def _apply_seat_roll(state, data):
+    """A seat's own roll in the Initiative roll-off: it counts in the round it was rolled for,
+    and settles the token once every contender of a round has rolled and one is highest."""
+    if state["phase"] != SETUP:
+        raise RuleError("The Initiative roll-off happens before the first round.")
+    seat = data["seat"]
+    find_seat(state, seat)
+    if state["initiative"] is not None:
+        raise RuleError(f"The Initiative is settled: {_name(state, state['initiative'])} holds the token.")
+    faces = data.get("dice")
+    if (not isinstance(faces, list) or len(faces) != INITIATIVE_DICE
+            or any(not isinstance(f, int) or not 1 <= f <= SIDES for f in faces)
+            or data.get("total") != sum(faces)):
+        raise RuleError(f"An Initiative roll is {INITIATIVE_DICE} dice.")
+    status = initiative_rolloff(state)
+    if seat not in status["waiting"] or data.get("round") != status["round"]:
+        raise RuleError(f"{seat_name(state, seat)} does not roll in this round of the roll-off.")
+    state.setdefault("initiative_rolls", []).append(
+        {"seat": seat, "round": data["round"], "dice": list(faces), "bonus": 0, "total": data["total"]})
+    _settle_rolloff(state)
+
+
+def _settle_rolloff(state):
+    """The seats' roll-off, once decided, hands out the Initiative Token."""
+    if state["phase"] != SETUP or state["initiative"] is not None or not state.get("initiative_rolls"):
+        return
+    status = initiative_rolloff(state)
+    if status["winner"] is not None:
+        state["initiative"] = status["winner"]
+        state["initiative_why"] = {"rule": "rolloff", "by_seats": True,
+                                   "rolloff": {"rounds": status["rounds"], "winner": status["winner"]}}

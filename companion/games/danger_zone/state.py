@@ -25,6 +25,9 @@ def new_state(options=None):
         "location_draws": 0,
         "initiative": None,       # who holds the Initiative Token now
         "initiative_why": None,
+        # The seats' own Initiative rolls, in the order they came ({"seat", "round", "dice",
+        # "bonus", "total"}); initiative_rolloff() works the roll-off out from them.
+        "initiative_rolls": [],
         "round_initiative": None,  # who held it when this round began: reveal order starts there
         "round_initiative_why": None,
         "mission_leader": None,
@@ -37,6 +40,7 @@ def new_state(options=None):
         "round": 0,
         "phase": SETUP,
         "entries": [],            # this round's revealed tokens, in reveal order (not tap order)
+        "foes_rolled": [],        # seats that rolled for the foes at their Location this round
         "mission": _new_mission(),
         "race": [],               # {"round", "upper_hand": {seat: n}} at each round's end
         "winners": [],
@@ -47,7 +51,8 @@ def new_state(options=None):
 
 
 def _new_mission():
-    return {"cards": [], "completed": 0, "attempted": [], "leader": None}
+    # rolled: seats that rolled their Challenge dice in the app this Mission (one roll each)
+    return {"cards": [], "completed": 0, "attempted": [], "leader": None, "rolled": []}
 
 
 # --- derived questions ------------------------------------------------------------------
@@ -97,6 +102,46 @@ def setup_problems(state):
     if count >= MIN_SEATS and state["order_confirmed"] != seat_ids(state):
         problems.append("Check that the seats are listed clockwise, as you sit, and confirm it.")
     return problems
+
+
+def initiative_rolloff(state):
+    """The Initiative roll-off as the seats roll it themselves, worked out from their rolls.
+
+    Everyone rolls once; when all have, the seats tied for the highest roll again, and only
+    they. The rules set the order, not the taps: rows are in seat order whatever order they
+    came in, and a roll belongs to one round of the roll-off. Returns {"round": the round
+    being rolled (1 first), "rounds": [[row, ...], ...] rolled so far, "contenders": seats
+    in this round, "waiting": those still to roll in it, "winner": seat or None}.
+    """
+    ids = seat_ids(state)
+    rows = state.get("initiative_rolls") or []
+    contenders, rounds, number = ids, [], 1
+    while len(contenders) > 1 and number <= dice.MAX_ROLL_OFF_ROUNDS:
+        got = {r["seat"]: r for r in rows if r["round"] == number and r["seat"] in contenders}
+        rolled = [got[s] for s in contenders if s in got]
+        if rolled:
+            rounds.append(rolled)
+        waiting = [s for s in contenders if s not in got]
+        if waiting:
+            return {"round": number, "rounds": rounds, "contenders": contenders,
+                    "waiting": waiting, "winner": None}
+        top = dice.highest(rolled)
+        if len(top) == 1:
+            return {"round": number, "rounds": rounds, "contenders": contenders,
+                    "waiting": [], "winner": top[0]}
+        contenders, number = top, number + 1
+    return {"round": number, "rounds": rounds, "contenders": contenders, "waiting": [],
+            "winner": None}
+
+
+def rolloff_step_text(state, status=None):
+    """Where the seats' Initiative roll-off is, in words, for a refused stale tap."""
+    status = status or initiative_rolloff(state)
+    if status["winner"] is not None:
+        return f"the end of the Initiative roll-off ({_name(state, status['winner'])} won it)"
+    tied = "" if status["round"] == 1 else f", {_names_and(state, status['contenders'])} tied and roll again"
+    waiting = f" (waiting for {_names_and(state, status['waiting'])})" if status["waiting"] else ""
+    return f"roll {status['round']} of the Initiative roll-off{tied}{waiting}"
 
 
 def reveal_order(state):
@@ -301,6 +346,15 @@ def step_now(state):
     if state["winners"]:
         return "the end of the game"
     return f"round {state['round']}, {state['phase']}"
+
+
+def event_step(state):
+    """The step an Event card applied from the tablet names: this round's Event card, until
+    one is applied (then None: a doubled tap is stale)."""
+    last = state["last_event"]
+    if state["phase"] == SETUP or state["winners"] or (last and last.get("round") == state["round"]):
+        return None
+    return f"round {state['round']}, Event card"
 
 
 def pending(state):

@@ -4,15 +4,16 @@ describe (one public log line per event), plus the Mission Leader preview."""
 import copy
 
 from ..base import RuleError, seat_ids
-from .state import (_name, _names_and, challenges_to_draw, completed_types, first_at,
-                      initiative_text, leader_text, leaders, location_effect_text,
-                      locations_to_use, mission_over, next_step, pending, pending_text,
-                      race_chart, reveal_order, roll_order, setup_problems, specialty,
-                      standings, step_now, whose_turn)
+from .state import (_name, _names_and, challenges_to_draw, completed_types, event_step, first_at,
+                      initiative_rolloff, initiative_text, leader_text, leaders,
+                      location_effect_text, locations_to_use, mission_over, next_step, pending,
+                      pending_text, race_chart, reveal_order, roll_order, setup_problems,
+                      specialty, standings, step_now, whose_turn)
 from .events import event_outcome, event_previews
 from .odds import challenge_odds, skill_dice
 from .rounds import _apply_enter, _pass_initiative
-from .rules import (CHALLENGE_TYPES, CHARACTERS, CONTROL_ROOM, EVENTS, FIRST_PLAYER_TEXT,
+from .setup import _apply_seat_roll
+from .rules import (CARD_FACES, CHALLENGE_TYPES, CHARACTERS, CONTROL_ROOM, EVENTS, FIRST_PLAYER_TEXT,
                     LOCATION_IDS, LOCATIONS, MALORYS_OFFICE, MAX_DIFFICULTY, MAX_REWARD,
                     MIN_DIFFICULTY, MIN_REWARD, PHASES, QUICK_STEPS, SETUP, START_UPPER_HAND,
                     TITLE, TOKEN_LOCATIONS, TOKENS, UPPER_HAND_REASONS, WINNING_UPPER_HAND)
@@ -47,11 +48,15 @@ def _describe(state, event):
         return f"{name(data['rolloff']['winner'])} won the Initiative roll-off{tail}"
     if kind == "initiative.record":
         return f"{name(data['seat'])} won the Initiative roll at the table"
+    if kind == "initiative.seat_roll":
+        return _describe_seat_roll(state, data)
     if kind == "round.next":
         return _describe_next(state, event) + _forced_text(state, event)
     if kind == "order.confirm":
         return "Clockwise order confirmed: " + " → ".join(name(s) for s in data["order"])
     if kind == "token.move":
+        if (event["by"] or {}).get("seat") == data["seat"]:
+            return f"{name(data['seat'])} took the {TOKENS[data['token']]} by hand"
         return (f"{_actor(state, event['by']).capitalize()} moved the {TOKENS[data['token']]} "
                 f"to {name(data['seat'])} by hand")
     if kind == "challenge.correct":
@@ -77,8 +82,36 @@ def _describe(state, event):
         if data.get("rolloff"):
             return f"Roll-off: {name(data['rolloff']['winner'])} rolled highest"
         who = name(data["seat"]) if data.get("seat") is not None else "The table"
-        return f"{who} rolled {', '.join(str(d) for d in data['roll'])}"
+        faces = ", ".join(str(d) for d in data["roll"])
+        if data.get("for") == "foes":
+            cards = sum(1 for d in data["roll"] if d in CARD_FACES)
+            draw = f": draw {cards} card{'' if cards == 1 else 's'}" if cards else ""
+            return f"{who} rolled for the foes at {data['location']}: {faces}{draw}"
+        if data.get("for") == "challenge":
+            return f"{who} rolled for a Challenge: {faces} = {sum(data['roll'])}"
+        return f"{who} rolled {faces}"
     return ""
+
+
+def _describe_seat_roll(state, data):
+    """"Bo rolled 15 for the Initiative", and what it settled: a win, or a tie to roll again."""
+    text = (f"{_name(state, data['seat'])} rolled {'+'.join(str(d) for d in data['dice'])} = "
+            f"{data['total']} for the Initiative")
+    if data.get("round", 1) > 1:
+        text += f" (roll {data['round']} of the roll-off)"
+    after = copy.deepcopy(state)
+    try:
+        _apply_seat_roll(after, data)
+    except RuleError:
+        return text  # an undone roll, described with a state it no longer fits
+    status = initiative_rolloff(after)
+    if after["initiative"] is not None:
+        last = status["rounds"][-1] if status["rounds"] else []
+        rolls = ", ".join(f"{_name(state, r['seat'])} {r['total']}" for r in last)
+        text += f"; {_name(state, after['initiative'])} won the Initiative roll-off ({rolls})"
+    elif status["round"] > data.get("round", 1):
+        text += f"; {_names_and(state, status['contenders'])} tie for the highest and roll again"
+    return text
 
 
 def _card_text(card):
@@ -184,7 +217,11 @@ def view_for(state, viewer):
         },
         "locations": [_location_view(state, name) for name in state["locations"]],
         "initiative": {"seat": state["initiative"], "why": initiative_text(state),
-                       "rolloff": (state["initiative_why"] or {}).get("rolloff")},
+                       "rolloff": (state["initiative_why"] or {}).get("rolloff"),
+                       "by_seats": bool((state["initiative_why"] or {}).get("by_seats")),
+                       # The roll-off the seats are rolling themselves, while it goes on.
+                       "rolling": (initiative_rolloff(state) if state["phase"] == SETUP
+                                   and state["initiative"] is None and len(order) > 1 else None)},
         "mission_leader": {"seat": state["mission_leader"],
                            "why": leader_text(state, state["mission_leader_why"]
                                               and dict(state["mission_leader_why"],
@@ -204,7 +241,10 @@ def view_for(state, viewer):
         "entries": list(state["entries"]),
         "mission": {"cards": state["mission"]["cards"], "completed": state["mission"]["completed"],
                     "attempted": list(state["mission"]["attempted"]),
+                    "rolled": list(state["mission"].get("rolled", [])),
                     "over": mission_over(state)},
+        "foes_rolled": list(state.get("foes_rolled", [])),
+        "event_step": event_step(state),
         "race": race_chart(state),
         "last_change": state["last_change"],
         "last_event": state["last_event"],
