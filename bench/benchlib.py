@@ -48,7 +48,7 @@ def cpu_seconds(pids):
 class Server:
     """`python -m companion serve` on a free loopback port with a fresh data folder."""
 
-    def __init__(self, threads=None, data_dir=None, database=None, workers=None):
+    def __init__(self, threads=None, data_dir=None, database=None, workers=None, env=None):
         self.port = free_port()
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="companion-bench-")
         command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
@@ -62,7 +62,8 @@ class Server:
         # Its messages go to a file: an unread pipe fills up and then stops the server.
         self.log_path = os.path.join(self.data_dir, "server.log")
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                        stderr=open(self.log_path, "wb"))
+                                        stderr=open(self.log_path, "wb"),
+                                        env={**os.environ, **(env or {})})
         deadline = time.time() + 20
         while time.time() < deadline:
             try:

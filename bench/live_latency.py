@@ -15,6 +15,10 @@ and this bench itself took of the same cores meanwhile.
 With --database postgresql://… the server keeps its tables there (--database temp starts a
 throwaway PostgreSQL for the run), and --workers N runs N processes (gunicorn + gevent);
 cpu_s then counts every server process, not the database's.
+
+With --bare each stream sends only the version, with no render (the server runs with
+COMPANION_BENCH_BARE set, live.py): the transport's floor on this machine, to print beside
+the same run without it (--bare-too runs both, bare first, and prints both summaries).
 """
 
 import argparse
@@ -109,21 +113,25 @@ def main():
     parser.add_argument("--database", default=None,
                         help="postgresql://… (or 'temp' for a throwaway PostgreSQL); default SQLite")
     parser.add_argument("--workers", type=int, default=None, help="server processes (gunicorn + gevent)")
+    parser.add_argument("--bare", action="store_true", help="streams send only the version: the floor")
+    parser.add_argument("--bare-too", action="store_true", help="the floor first, then the real run")
     args = parser.parse_args()
 
     streams_total = args.tables * args.phones
     cluster = TempPostgres().start() if args.database == "temp" else None
     database = cluster.url if cluster else args.database
     try:
-        run(args, streams_total, database, cluster)
+        for bare in ([True, False] if args.bare_too else [args.bare]):
+            run(args, streams_total, database, cluster, bare)
     finally:
         if cluster:
             cluster.stop()
 
 
-def run(args, streams_total, database, cluster=None):
+def run(args, streams_total, database, cluster=None, bare=False):
     # None: started exactly as the README starts it
-    server = Server(threads=args.threads, database=database, workers=args.workers)
+    server = Server(threads=args.threads, database=database, workers=args.workers,
+                    env={"COMPANION_BENCH_BARE": "1"} if bare else None)
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
@@ -213,6 +221,7 @@ def run(args, streams_total, database, cluster=None):
             "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
             "database": "postgresql" if database else "sqlite", "workers": args.workers or 1,
+            "bare": bare,
         }
         print(json.dumps(summary))
     finally:

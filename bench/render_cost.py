@@ -1,7 +1,7 @@
 """CPU per change: one tap, then every open page's stream getting its parts.
 
-    python bench/render_cost.py [--changes 200] [--games generic,danger-zone,assassins]
-                                [--phones 8,32]
+    python bench/render_cost.py [--changes 200]
+        [--games generic,danger-zone,assassins,blackmail,blackmail-dealt] [--phones 8,32]
 
 In one process, through Flask's test client on a temporary SQLite database (no sockets, no
 other process), so the number is the app's own work: the POST that makes the change and
@@ -10,12 +10,20 @@ renders the tapper's answer, plus, for every open page, what its stream does on 
 what changed for that page). Counts process CPU time (not wall time), so a busy machine
 disturbs it less. Pages beyond the game's seats are table screens (a TV, a spectator).
 Prints one JSON line per game and page count: cpu_ms_per_change, cpu_ms_per_page (the
-streams' work alone) and the bytes one phone's stream sent for the change.
+streams' work alone) and the bytes one phone's stream sent per change: `phone_bytes_*` for
+the phone of the seat after the tapper's (the seat the change touched; in Blackmail, whose
+turn comes), `other_bytes_*` for the phone two seats on (a bystander): the median and the
+largest, and the mean over the first 10 changes (a new table) and over the changes after
+the 100th (late in a game, the log full). `blackmail` plays Blackmail card by card with full tracking (each tap records the
+card the seat on turn played), `blackmail-dealt` with the app dealing (each tap plays a card
+from the hand on that seat's phone); a round's end takes its taps (the hands shown, the
+confirm) and a won game starts again.
 """
 
 import argparse
 import json
 import pathlib
+import statistics
 import sys
 import tempfile
 import time
@@ -27,7 +35,9 @@ from companion import access, create_app, games, live  # noqa: E402
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 
 # game: (phones, setup taps as (phone index or "host", kind, form), the change tap n makes;
-# Upper Hand goes up and down, so no one reaches 20 and ends the game)
+# Upper Hand goes up and down, so no one reaches 20 and ends the game). A change is (kind,
+# form for (seat, n)): phone n taps for the next seat; or a function of the bench's Table
+# that picks who taps what (Blackmail: whose turn it is decides).
 GAMES = {
     "generic": (8, [], ("score", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 8 % 2)})),
     "danger-zone": (6, [("host", "locations.draw", {})]
@@ -38,7 +48,73 @@ GAMES = {
                        ("host", "round.next", lambda view: {"to": view["next_step"]})],
                     ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 6 % 2)})),
     "assassins": (4, [], ("points", lambda seat, n: {"seat": seat, "delta": 1})),
+    "blackmail": (4, [("host", "game.start", lambda view: {"to": view["to"]["start"], "tracking": "full",
+                                                           "first_player": "random"})],
+                  lambda table, n: blackmail_full(table)),
+    "blackmail-dealt": (4, [("host", "game.start", lambda view: {"to": view["to"]["start"], "tracking": "dealt",
+                                                                 "first_player": "random"})],
+                        lambda table, n: blackmail_dealt(table)),
 }
+SLUGS = {"blackmail-dealt": "blackmail"}
+
+# Full tracking: the 11 cards a 4-seat round plays before the deck runs out, each with the
+# fewest choices (a wrong guess, a protection, an equal duel), so no one goes out; then every
+# seat shows its card (the highest wins) and a phone confirms.
+FULL_ORDER = (1, 2, 4, 3)
+SHOWN = (8, 7, 6, 5)
+
+
+def blackmail_full(table):
+    view = table.view()
+    r = view["round"]
+    if view["phase"] == "game_over":
+        return "host", "game.start", {"to": view["to"]["start"], "tracking": "full", "first_player": "random"}
+    if r["result"]:
+        return table.by_seat(r["result"]["winners"][0]), "round.confirm", {"to": view["to"]["next_round"]}
+    if r["stage"] != "playing":
+        seat = r["awaiting_hands"][0]
+        left = {c["number"]: c["unaccounted"] for c in view["characters"]}
+        card = next(c for c in SHOWN if left[c] > 0)
+        return table.by_seat(seat), "hand", {"card": card}
+    left = {c["number"]: c["unaccounted"] for c in view["characters"]}
+    card = next(c for c in FULL_ORDER if left[c] > 0)
+    targets = r["targets"].get(str(card)) or []
+    form = {"card": card}
+    if card == 1 and targets:
+        form.update(target=targets[0], named=2, correct="no")
+    elif card == 2:
+        form.update(named=8, correct="no")
+    elif card == 4:
+        form.update(choice="protect")
+    elif card == 3 and targets:
+        form.update(target=targets[0], eliminated="equal")
+    return table.by_seat(r["turn"]), "play", form
+
+
+def blackmail_dealt(table):
+    view = table.view()
+    r = view["round"]
+    if view["phase"] == "game_over":
+        return "host", "game.start", {"to": view["to"]["start"], "tracking": "dealt", "first_player": "random"}
+    if r["result"]:
+        return table.by_seat(r["result"]["winners"][0]), "round.confirm", {"to": view["to"]["next_round"]}
+    phone = table.by_seat(r["turn"])
+    mine = phone.state()["state"]["round"]
+    hand = [c["number"] for c in mine["dealt"]["hand"]]
+    card = min(hand, key=lambda c: (c == 8, c))  # Malory only when she is all there is
+    targets = mine["targets"].get(str(card)) or []
+    form = {"card": card, "turn": mine["dealt"]["turn_no"]}
+    if card in (1, 3) and targets:
+        form["target"] = targets[0]
+    if card in (5, 6):
+        form["target"] = phone.seat
+    if card == 1 and targets:
+        form["named"] = 2
+    if card == 2:
+        form["named"] = 3
+    if card == 4:
+        form["choice"] = "protect"
+    return phone, "dealt.play", form
 
 
 class Phone:
@@ -61,6 +137,22 @@ class Phone:
             raise SystemExit(f"{kind} {form}: {response.status_code} {error[:300]}")
         return int(response.get_data(as_text=True).split('data-version="')[1].split('"')[0])
 
+    def state(self):
+        return self.client.get(f"/t/{self.code}/state.json").get_json()
+
+
+class Table:
+    """What a move picks from: the table's state as the host sees it, and its phones."""
+
+    def __init__(self, host, phones):
+        self.host, self.phones = host, phones
+
+    def view(self):
+        return self.host.state()["state"]
+
+    def by_seat(self, seat):
+        return next(phone for phone in self.phones if phone.seat == seat)
+
 class Page:
     """One open page's stream: its kind of viewer, and what it last sent. As a real stream, it
     keeps its request (the asker's cookie) and its table for as long as it is open."""
@@ -78,16 +170,19 @@ class Page:
     def on_change(self, table_live):
         with self.request:
             version, parts = table_live.parts(self.look)[:2]
-            sent = live.message(version, parts, self.sent)
+            # as notifier.stream makes it (code before issue 37 made each stream's own)
+            say = getattr(table_live, "message", live.message)
+            sent = say(version, parts, self.sent)
             self.sent = parts
             return len(sent)
 
 
 def measure(app, game, changes, pages_open):
-    seats, setup, (kind, form_for) = GAMES[game]
-    seats = min(seats, pages_open, games.GAMES[game].MAX_SEATS)
+    seats, setup, change = GAMES[game]
+    slug = SLUGS.get(game, game)
+    seats = min(seats, pages_open, games.GAMES[slug].MAX_SEATS)
     host = app.test_client()
-    code = host.post("/tables", data={"game": game}).headers["Location"].split("/")[2]
+    code = host.post("/tables", data={"game": slug}).headers["Location"].split("/")[2]
     host_phone = Phone(app, code)
     host_phone.client = host
     page = host.get(f"/t/{code}/host").get_data(as_text=True)
@@ -100,6 +195,7 @@ def measure(app, game, changes, pages_open):
         if callable(form):
             form = form(host.get(f"/t/{code}/state.json").get_json()["state"])
         tapper.act(setup_kind, dict(form, seat=tapper.seat) if who != "host" else form)
+    table = Table(host_phone, phones)
     opened = [Page(app, code, phone) for phone in phones]
     opened += [Page(app, code) for _ in range(pages_open - len(opened))]
     # The pages' streams are open at the app's notifier, as a real server's are: a tap's POST
@@ -116,14 +212,21 @@ def measure(app, game, changes, pages_open):
 
     streams_send(version)  # every page has it all
     total = streamed = 0.0
-    size = 0
+    sizes, others = [], []
     for n in range(changes):
-        tapper = phones[n % seats]
-        target = phones[(n + 1) % seats].seat
+        if callable(change):
+            tapper, kind, form = change(table, n)  # picked before the clock starts
+            tapper = host_phone if tapper == "host" else tapper
+        else:
+            tapper, (kind, form_for) = phones[n % seats], change
+            form = form_for(phones[(n + 1) % seats].seat, n)
+        watcher = (phones.index(tapper) + 1) % seats if tapper in phones else 0
         start = time.process_time()
-        version = tapper.act(kind, form_for(target, n))
+        version = tapper.act(kind, form)
         between = time.process_time()
-        size = streams_send(version)[(n + 1) % seats]
+        sent = streams_send(version)
+        sizes.append(sent[watcher])
+        others.append(sent[(watcher + 1) % seats])
         end = time.process_time()
         total += end - start
         streamed += end - between
@@ -132,7 +235,13 @@ def measure(app, game, changes, pages_open):
     return {"game": game, "pages": pages_open, "seats": seats, "changes": changes,
             "cpu_ms_per_change": round(total / changes * 1000, 2),
             "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
-            "phone_message_bytes": size}
+            **summary("phone_bytes", sizes), **summary("other_bytes", others)}
+
+
+def summary(name, sizes):
+    return {f"{name}_p50": round(statistics.median(sizes)), f"{name}_max": max(sizes),
+            f"{name}_first10": round(statistics.mean(sizes[:10])),
+            f"{name}_after100": round(statistics.mean(sizes[100:])) if len(sizes) > 100 else None}
 
 
 def main():

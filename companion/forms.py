@@ -20,21 +20,23 @@ class Forms:
         self.act_base = act_base  # None: the render's own act_base
 
     @pass_context
-    def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None):
-        """A form for the action `kind` (its address built from act_base), or to `url`."""
+    def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None, id=None):
+        """A form for the action `kind` (its address built from act_base), or to `url`; with
+        an `id` (first, so the form can be a piece a live stream sends alone: pages.py)."""
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")
         return Markup("".join((
-            f'<form method="post" action="{target}" hx-post="{target}" class="{escape(class_)}"',
+            f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
+            f' action="{target}" hx-post="{target}" class="{escape(class_)}"',
             f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
             f'<input type="hidden" name="page" value="{escape(ctx.get("page", ""))}">',
             caller() if caller else "", "</form>")))
 
     @pass_context
-    def post_form(self, ctx, url, class_="", confirm=None, caller=None):
+    def post_form(self, ctx, url, class_="", confirm=None, caller=None, id=None):
         """The same form to any address (seat admin, the ghost deal)."""
-        return self.act_form.__func__(self, ctx, None, class_, confirm, url, caller)
+        return self.act_form.__func__(self, ctx, None, class_, confirm, url, caller, id)
 
     @pass_context
     def help(self, ctx, entry, label="?"):

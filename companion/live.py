@@ -4,6 +4,7 @@ part). A stream that opens (or reopens: the browser's Last-Event-ID) behind the 
 version sends the whole fragment first, so a page that slept misses nothing.
 """
 
+import os
 import socket
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
@@ -91,6 +92,15 @@ def looker(table, asked, token, gate=None):
     return look
 
 
+# bench/live_latency.py --bare starts the server with this set: each stream then sends only
+# the version, with no look and no render, the transport's own floor in the same sitting.
+BARE = "COMPANION_BENCH_BARE"
+
+
+def bare_look(version, watched=None):
+    return ("bare",), lambda: pages.Rendered(version, {}, "")
+
+
 @bp.get("/t/<code>/events")
 def events(code):
     table = g.table
@@ -106,7 +116,7 @@ def events(code):
     token = request.cookies.get(access.COOKIE)
 
     live = notifier()
-    look = looker(table, asked, token, live.querying)
+    look = bare_look if os.environ.get(BARE) else looker(table, asked, token, live.querying)
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if uses_postgres():

@@ -40,6 +40,8 @@ class _Table:
         self.reading = threading.Lock()
         self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
         self.code = None
+        self.said = (0, [])      # (version, [(parts, parts last sent, message)]) made at it
+        self.saying = threading.Lock()
 
     def who_at(self, folded, read):
         """(the table's row, its seat tokens) as of the fold's version or later: read by the
@@ -55,6 +57,23 @@ class _Table:
             if kept[0] is not None:
                 self.who = (folded.version, kept)
             return kept
+
+    def message(self, version, parts, sent):
+        """message(), made once for every stream of a kind that last sent the same parts
+        (the table screens, a seat's two pages): they share both, so the pair is the key."""
+        with self.saying:
+            made_at, said = self.said
+            if made_at != version:
+                said = []
+                self.said = (version, said)
+            for found, before, text in said:
+                if found is parts and before is sent:
+                    return text
+        text = message(version, parts, sent)
+        with self.saying:
+            if self.said[0] == version:
+                self.said[1].append((parts, sent, text))
+        return text
 
     def parts(self, look):
         """The parts of the asker's kind of viewer at the newest version, rendered by the
@@ -249,7 +268,7 @@ class Notifier:
                     # Only the table's next version is sent as what changed: a page may show a
                     # newer whole fragment (its own tap's answer) than this stream's last
                     # message, and a part that changed there and back since would stay stale.
-                    yield message(seen, found, sent if previous == before else None)
+                    yield table.message(seen, found, sent if previous == before else None)
                     sent = found
                 else:
                     # A comment line keeps proxies from closing an idle stream.
@@ -260,18 +279,55 @@ class Notifier:
 
 def message(version, parts, sent=None):
     """One SSE message: the parts that differ from `sent` (all of them without it); of a part
-    whose pieces alone changed (pages.pieces_of), only those pieces."""
+    whose marked pieces alone changed (pages.pieces_of), only those pieces: each changed one
+    morphed in place (or, if only pieces inside it changed, those), a list's new lines put in
+    at its top (or end) and its old ones deleted."""
     out = []
     for name, (html, lines, pieces) in parts.items():
         old = sent.get(name) if sent else None
         if old is not None and old[0] == html:
             continue
-        if pieces and old is not None and old[2] and pieces[0] == old[2][0]:
-            out += [pages.sse_lines(pages.out_of_band(piece.strip()))
-                    for ident, piece in pieces[1].items() if old[2][1].get(ident) != piece]
-        else:
-            out.append(lines)
+        changed = _changes(pieces, old[2]) if pieces and old is not None and old[2] else None
+        out.append(lines if changed is None else "".join(map(pages.sse_lines, changed)))
     return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
+
+
+def _changes(new, old):
+    """The swaps that turn `old` (a pages.Piece as last sent) into `new`, or None when they
+    cannot say it (its own frame changed, a list's lines were reordered or new ones came in
+    the middle or at the end): then `new` goes whole. New lines go in after the list's first
+    element, a hidden one with the id LIST-top that says hx-ext="ignore:morph": htmx's morph
+    extension takes any swap into an element it covers for one of its own and would put the
+    wrapper in, not the lines; on the list itself it would also leave the forms in its lines
+    without it."""
+    if not pages.same_frame(new.frame, old.frame):
+        return None
+    out, added, lines = [], set(), set()
+    for where, ids in new.lists.items():
+        was = old.lists.get(where, ())
+        lines.update(ids)
+        kept, now = set(was), set(ids)
+        if [i for i in ids if i in kept] != [i for i in was if i in now]:
+            return None
+        fresh = [i for i in ids if i not in kept]
+        if fresh:
+            if ids[:len(fresh)] != fresh:
+                return None
+            out.append(f'<div hx-swap-oob="afterend:#{where}-top">'
+                       + "".join(new.pieces[i].body.strip() for i in fresh) + "</div>")
+            added.update(fresh)
+        out += [f'<i id="{i}" hx-swap-oob="delete"></i>' for i in was if i not in now]
+    for ident, piece in new.pieces.items():
+        before = old.pieces.get(ident)
+        if ident in added or before is None or before.body == piece.body:
+            continue
+        inner = _changes(piece, before) if piece.pieces or piece.lists else None
+        if inner is None and ident in lines:  # a line: replaced whole
+            inner = [pages.out_of_band(piece.body.strip(), how="outerHTML")]
+        elif inner is None:  # morphed into the element as the page has it (its id may have changed)
+            inner = [pages.out_of_band(piece.body.strip(), pages.element_id(before.body.strip()))]
+        out += inner
+    return out
 
 
 def notifier():

@@ -7,8 +7,12 @@ A stream sends its page only the parts that changed since its last message, as o
 swaps that the page morphs in (static/app.js). Inside a part, a template may mark pieces
 that can go alone (a seat's line: one element whose first attribute is its id, between
 <!--o:ID--> and <!--/o-->): when nothing else in the part changed, only the changed pieces go.
+A piece may hold pieces (the phone's own block, its hand): if only they changed, only they go.
+A list (the log) holds pieces that come and go: new ones go in, old ones are deleted.
 """
 
+import threading
+from collections import OrderedDict
 from typing import NamedTuple
 
 from flask import render_template, url_for
@@ -19,6 +23,7 @@ from .db import get_db
 
 OPEN, CLOSE = "<!--part:", "<!--/part-->"
 PIECE, PIECE_END = "<!--o:", "<!--/o-->"
+LIST, LIST_END = "<!--l:", "<!--/l-->"
 
 
 def render_page(template, table, viewer, page, status=200, **extra):
@@ -83,8 +88,8 @@ def live_viewer(table, page):
 class Rendered(NamedTuple):
     """A fragment as a stream sends it: `parts` is {part name: (html, sse lines, pieces)}, each
     part ready to go as an out-of-band morph, its lines already in SSE's data form; `pieces`
-    is (the part with each piece's place marked, {id: piece}), or None for a part without
-    pieces. `previous` is the table's version before this one (0: none)."""
+    is the part as a Piece (pieces_of), or None for a part without pieces. `previous` is the
+    table's version before this one (0: none)."""
     version: int
     parts: dict
     html: str
@@ -100,31 +105,124 @@ def live_parts(table, page, viewer, folded=None):
     for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id
         name, _, rest = piece.partition("-->")
         swap = out_of_band(rest[:rest.index(CLOSE)].strip())
-        found[name] = (swap, sse_lines(swap), pieces_of(swap))
+        found[name] = (swap, sse_lines(swap), _pieces_kept(swap))
     log = values["folded"].log  # every event has its line: the one before is the version before
     return Rendered(values["version"], found, html, log[-2]["id"] if len(log) > 1 else 0)
 
 
-def out_of_band(element):
-    """An element whose first attribute is its id, marked to be morphed into its place."""
+def out_of_band(element, at=None, how="morph"):
+    """An element whose first attribute is its id, marked to be morphed into its place, or
+    into the element with the id `at` (a piece whose id changed: a fold that must start
+    closed once the points it speaks of have changed); `how` another swap (a list's line)."""
     start, _, tail = element.partition('"')
     ident, _, tail = tail.partition('"')
-    return f'{start}"{ident}" hx-swap-oob="morph"{tail}'
+    swap = how if at is None or at == ident else f"{how}:#{at}"
+    swapped = f'{start}"{ident}" hx-swap-oob="{swap}"{tail}'
+    wrap = _TABLE_PARTS.get(start[1:].split(None, 1)[0].lower())
+    return f"{wrap[0]}{swapped}{wrap[1]}" if wrap else swapped
+
+
+# A table's row or cell sent alone goes inside a table of its own: a message is parsed as a
+# <template>'s content, where a <tr> after any other element is dropped (htmx swaps an
+# out-of-band element however deep it sits).
+_TABLE_PARTS = {"tr": ("<table><tbody>", "</tbody></table>"),
+                "td": ("<table><tbody><tr>", "</tr></tbody></table>"),
+                "th": ("<table><tbody><tr>", "</tr></tbody></table>"),
+                "tbody": ("<table>", "</table>"), "thead": ("<table>", "</table>"),
+                "tfoot": ("<table>", "</table>")}
+
+
+def element_id(element):
+    """The id of an element whose first attribute is its id."""
+    return element.partition('"')[2].partition('"')[0]
 
 
 def sse_lines(html):
     return "data: " + html.replace("\n", "\ndata: ") + "\n"
 
 
+class Piece(NamedTuple):
+    """A marked element as a stream compares it: its html, its frame (the html with each piece
+    inside left as its id, and a list's lines left out; a piece that holds none: its html),
+    those pieces {id: Piece}, and each list inside {list id: [its pieces' ids, in order]}."""
+    body: str
+    frame: str
+    pieces: dict
+    lists: dict
+
+
 def pieces_of(part):
-    """(the part with each piece left as its marker only, {id: piece}), or None."""
+    """The part as a Piece (its pieces may hold pieces of their own), or None if it marks none.
+    A list (`<!--l:ID-->` … `<!--/l-->` inside the element with that id) holds pieces only:
+    lines that come and go (the log), so a stream adds and removes them (notifier.message).
+    A piece's marker names it for good, its element's id may change (the page's element is
+    then replaced); a list's line's marker is its element's id. Runs once per version and
+    kind of viewer for each part: one pass over the part split at its comments."""
     if PIECE not in part:
         return None
-    head, *marked = part.split(PIECE)
-    frame, pieces = [head], {}
-    for text in marked:
-        ident, _, rest = text.partition("-->")
-        body, _, after = rest.partition(PIECE_END)
-        pieces[ident] = body
-        frame += (ident, after)
-    return "\n".join(frame), pieces
+    chunks = part.split("<!--")
+    # each open piece: [marker id, where its body starts, frame, pieces, lists, open list]
+    node = top = [None, 0, [chunks[0]], {}, {}, None]
+    stack, pos = [top], len(chunks[0])
+    for chunk in chunks[1:]:
+        at, pos = pos, pos + 4 + len(chunk)
+        kind = chunk[:2]
+        if kind == "o:":
+            end = chunk.index("-->")
+            ident = chunk[2:end]
+            if node[5] is None:
+                node[2].append("\0" + ident)
+            else:
+                node[4][node[5]].append(ident)
+            node = [ident, at + end + 7, [chunk[end + 3:]], {}, {}, None]
+            stack.append(node)
+        elif kind == "/o":
+            if len(stack) == 1:
+                return None  # a marker out of place: the part goes whole, as it is
+            done = stack.pop()
+            node = stack[-1]
+            body = part[done[1]:at]
+            # a piece holding none is compared whole: it needs no frame of its own
+            frame = "".join(done[2]) if done[3] or done[4] else body
+            node[3][done[0]] = Piece(body, frame, done[3], done[4])
+            if node[5] is None:  # what separates a list's lines is no part of any frame
+                node[2].append(chunk[5:])
+        elif kind == "l:":
+            end = chunk.index("-->")
+            node[5] = chunk[2:end]
+            node[4][node[5]] = []
+            node[2].append("<!--" + chunk[:end + 3])
+        elif kind == "/l":
+            node[5] = None
+            node[2].append("<!--" + chunk)
+        elif node[5] is None:  # another comment (a roster mark): part of the frame
+            node[2].append("<!--" + chunk)
+    if len(stack) != 1:
+        return None
+    return Piece(part, "".join(top[2]), top[3], top[4])
+
+
+_split = OrderedDict()  # a part's html -> its Piece, for the last few parts split
+_split_lock = threading.Lock()
+
+
+def _pieces_kept(part):
+    """pieces_of, once for a part many kinds of viewer render alike (the log, where the same
+    Undo buttons are theirs; the table screen's board and a spectator's)."""
+    with _split_lock:
+        found = _split.get(part)
+        if found is not None:
+            _split.move_to_end(part)
+            return found
+    found = pieces_of(part)
+    with _split_lock:
+        _split[part] = found
+        while len(_split) > 64:
+            _split.popitem(last=False)
+    return found
+
+
+def same_frame(one, other):
+    """Two frames alike as a browser shows them (each run of white space as one space): a
+    template's branches leave different blank lines between the same elements."""
+    return one == other or one.split() == other.split()

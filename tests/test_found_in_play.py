@@ -264,7 +264,7 @@ def test_blackmail_a_knocked_out_phone_still_says_so_after_the_round(host, join,
     # Ana's Sterling Archer names Bo's Dr. Krueger: Bo is out, and the round is over.
     ok(ana.act("dealt.play", card=ARCHER, target=bo.seat, named=KRUEGER, turn=turn))
     assert bo.state()["state"]["round"]["result"]
-    mine = re.search(r'<p class="bm-me-status"[^>]*>(.*?)</p>', text(bo.page()), re.S).group(1)
+    mine = re.search(r'<p [^>]*class="bm-me-status"[^>]*>(.*?)</p>', text(bo.page()), re.S).group(1)
     mine = " ".join(re.sub(r"<[^>]+>", "", mine).split())
     assert "You were out: named by Sterling Archer, showing Dr. Krueger (2)." in mine, mine
     # The other phone's line for Bo says the same.

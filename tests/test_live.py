@@ -152,7 +152,9 @@ def test_real_server_streams_changes(any_live_server):
     status, _, text, _ = phone.post(f"/t/{code}/act/score", {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
                                     {"HX-Request": "true", "HX-Target": "live-body"})
     assert status == 200
-    assert read_until(rb"id: %d\nevent: live\ndata: <div id=\"live-board\" hx-swap-oob=\"morph\"" % (opening + 1))
+    # the table screen's band and the seat's tile, morphed in (pages.pieces_of)
+    assert read_until(rb"id: %d\nevent: live\ndata: <section id=\"tv-band\" hx-swap-oob=\"morph\"" % (opening + 1))
+    assert read_until(rb"<li id=\"tv-seat-%d\" hx-swap-oob=\"morph\"" % seat_id)
     sock.close()
 
 

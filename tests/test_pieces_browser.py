@@ -1,0 +1,115 @@
+"""Pieces in a real browser (issue 37): the swaps a stream sends alone (a piece morphed, one
+put in the place of a fold whose id changed, a log line put in at the top and the oldest one
+deleted, a card moved from the newest three into the fold) leave a phone's page as a fresh
+load of it would be."""
+
+import difflib
+import json
+import re
+
+from benchlib import Client
+from browser_steps import sit_down
+
+HX = {"HX-Request": "true", "HX-Target": "live-body"}
+# Every text in an element, each apart (a line put in at a list's top has no blank between it
+# and the next, as a fresh page's has: the same to the eye, not to textContent).
+TEXT = """el => {
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), words = [];
+  while (walk.nextNode()) words.push(walk.currentNode.textContent);
+  return words.join(' ').replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def seat_phones(port, game, names):
+    """A host and phones seated over HTTP (the browser phone joins apart)."""
+    host = Client(port)
+    code = host.post("/tables", {"game": game})[1].split("/")[2]
+    host.get(f"/t/{code}/host")
+    phones = []
+    for name in names:
+        phone = Client(port)
+        phone.post(f"/t/{code}/join", {"name": name})
+        phone.get(f"/t/{code}/me")
+        phones.append(phone)
+    return code, host, phones
+
+
+def act(phone, code, kind, **form):
+    status, _, text, _ = phone.post(f"/t/{code}/act/{kind}", {**form, "csrf": phone.csrf}, HX)
+    assert status == 200, text[:400]
+    return int(re.search(r'data-version="(\d+)"', text).group(1))
+
+
+def wait_version(page, version):
+    page.wait_for_selector(f"#live-body[data-version='{version}']")
+
+
+def same_as_a_fresh_load(page):
+    """The page as the stream left it reads as the same page loaded anew."""
+    before = page.locator("#live-board").evaluate(TEXT), page.locator("#log-list").evaluate(TEXT)
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), "an id twice on the page"
+    page.reload()
+    after = page.locator("#live-board").evaluate(TEXT), page.locator("#log-list").evaluate(TEXT)
+    for was, now in zip(before, after):
+        assert was == now, "\n".join(difflib.unified_diff(was.split(), now.split(), lineterm="", n=3))
+
+
+def test_assassins_pieces_and_the_log_in_a_browser(live_server, new_phone):
+    code, host, (bo, cy) = seat_phones(live_server.port, "assassins", ("Bo", "Cy"))
+    ana = new_phone()
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    seats = {s["name"]: s["id"] for s in json.loads(bo.get(f"/t/{code}/state.json")[2])["state"]["seats"]}
+    c = seats["Cy"]
+    ana.click("summary:has-text('Fix a score')")
+    ana.click(f"#aoa-kill-1-{c}-0 > summary")  # a fold open on a number about to change
+    wait_version(ana, act(bo, code, "points", seat=c, delta=2, reason="Cook"))
+    assert ana.locator(f"#other-{c} [data-prelim]").inner_text() == "2"
+    assert ana.locator(f"#aoa-points-{c} [data-prelim]").inner_text() == "2"
+    # the kill fold that named 0 points is gone; the one naming 2 starts closed
+    assert ana.locator(f"#aoa-kill-1-{c}-0").count() == 0
+    assert not ana.locator(f"#aoa-kill-1-{c}-2").evaluate("d => d.open")
+    assert "loses 2 preliminary points" in ana.locator(f"#aoa-kill-1-{c}-2").evaluate(TEXT)
+    # more lines than the log shows: it keeps 15, newest first
+    for n in range(16):
+        last = act(bo, code, "points", seat=seats["Bo"], delta=1, reason="Cook")
+    wait_version(ana, last)
+    lines = ana.locator("#log-list > li[data-event]")
+    assert lines.count() == 15 and lines.first.get_attribute("id") == f"log-{last}"
+    assert ana.locator(f"#other-{seats['Bo']} [data-prelim]").inner_text() == "16"
+    # an undo marks its line, and says so in a line of its own
+    undo = bo.post(f"/t/{code}/undo/{last}", {"csrf": bo.csrf}, HX)
+    assert undo[0] == 200
+    ana.wait_for_selector(f"#log-{last}.undone", state="attached")  # in the folded log
+    assert "undo:" in lines.first.evaluate(TEXT) and lines.count() == 15
+    same_as_a_fresh_load(ana)
+
+
+def test_blackmail_cards_played_move_into_the_fold(live_server, new_phone):
+    code, host, (bo, cy) = seat_phones(live_server.port, "blackmail", ("Bo", "Cy"))
+    ana = new_phone()
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    state = json.loads(host.get(f"/t/{code}/state.json")[2])
+    seats = {s["name"]: s["id"] for s in state["state"]["seats"]}
+    act(host, code, "game.start", to=state["state"]["to"]["start"], tracking="full",
+        first_player=seats["Bo"], page="host")
+    ana.wait_for_selector("#bm-round")
+    turns = [(bo, {"card": 2, "named": 8, "correct": "no"}), (cy, {"card": 2, "named": 8, "correct": "no"}),
+             (None, {"card": 4, "choice": "protect"}), (bo, {"card": 4, "choice": "protect"}),
+             (cy, {"card": 1})]  # everyone else is protected: no effect
+    for phone, form in turns:
+        if phone is None:  # Ana's own turn, posted with her browser's cookie: the stream brings it
+            token = ana.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")
+            answer = ana.request.post(f"{live_server.url}/t/{code}/act/play", form=form,
+                                      headers={**HX, "X-CSRF-Token": token})
+            assert answer.ok
+            version = int(re.search(r'data-version="(\d+)"', answer.text()).group(1))
+        else:
+            version = act(phone, code, "play", **form)
+        wait_version(ana, version)
+    assert [li.get_attribute("id") for li in ana.locator("#bm-plays-new > li[data-play]").all()] == [
+        "bm-play-5", "bm-play-4", "bm-play-3"]
+    assert [li.get_attribute("id") for li in ana.locator("#bm-plays-old > li[data-play]").all()] == [
+        "bm-play-2", "bm-play-1"]
+    assert ana.locator("#bm-plays-earlier").inner_text() == "Earlier cards (2)"
+    same_as_a_fresh_load(ana)
