@@ -39,7 +39,7 @@ def folded():
 
 def viewer():
     """Who is asking (None for someone with no seat): once per request."""
-    return access.current_viewer(g.table, current_fold(g.table) if request.method == "POST" else None)
+    return access.current_viewer(g.table, folded() if request.method == "POST" else None)
 
 
 def require(host=False):

@@ -67,8 +67,9 @@ def pass_down(db, newest, host_hash_for, seat=False, before=None):
     hand-over). `before`: leave this table and newer ones as they are (play again: the old
     table's own page is open on the host's device as the night moves on). Returns
     [(table, the host's seat there before)] for the tables changed."""
-    tables = [t for t in older_tables(db, newest) if before is None or t.id < before]
-    origins = _origins(db, newest.host_seat, older_tables(db, newest)) if seat and newest.host_seat else {}
+    night = older_tables(db, newest)
+    tables = [t for t in night if before is None or t.id < before]
+    origins = _origins(db, newest.host_seat, night) if seat and newest.host_seat else {}
     changed = []
     for older in tables:
         hashed = host_hash_for(older.code, newest.host_token_hash)
