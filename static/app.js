@@ -552,11 +552,83 @@
     var live = document.getElementById("live-body");
     var version = parseInt(message.lastEventId, 10) || 0;
     if (!live || !window.htmx || version <= shown()) return;
-    if (message.data.trim()) htmx.swap(live, message.data, { swapStyle: "none" });
+    if (message.data.trim()) applySwaps(message.data);
     live.dataset.version = String(version);
     document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue, at the end
     var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
     if (error) error.remove();
+  }
+  // A message's elements each say where they go (hx-swap-oob, written by the server:
+  // notifier.message and pages.out_of_band): "morph" into the element with its id (or
+  // "morph:#ID" into another), "outerHTML" (a list's line, replaced), "afterend:#ID" (a list's
+  // new lines: the wrapper's children go in after its hidden first line), "delete". They are
+  // applied here rather than through htmx.swap: on a slowed phone htmx's pipeline (a clone of
+  // each element, its extension lookups, settle tasks and four events per element) took most
+  // of a message's time. What htmx must know of (a form, new or with a new address) is
+  // processed (htmx.process) once swapped in; the rest it never looks at.
+  var HTMX_ATTRIBUTES = "[hx-post],[hx-get],[hx-trigger]";
+  function htmxKnows(node) {
+    return node.nodeType === 1 && (node.matches(HTMX_ATTRIBUTES) || !!node.querySelector(HTMX_ATTRIBUTES));
+  }
+  // Most pieces are a line of text (a seat's score, a log line): nothing in them a person
+  // could be holding (a field, a fold, the focus, a spot a page script fills), so they are
+  // brought up to date directly. idiomorph, which keeps such things, costs a few
+  // milliseconds a call on a slowed phone (it maps every id and parks nodes in a spare
+  // element it adds to the document), where this costs a tenth of that.
+  var HELD = "input:not([type=hidden]), select, textarea, details, [data-page-owned], [contenteditable]";
+  function plain(el) {
+    var active = document.activeElement;
+    return !el.matches(HELD) && !el.querySelector(HELD) && !(active && active !== document.body && el.contains(active));
+  }
+  function setAttributes(target, el) {
+    Array.from(target.attributes).forEach(function (attr) {
+      if (!el.hasAttribute(attr.name) && attr.name !== "data-toggled") target.removeAttribute(attr.name);
+    });
+    Array.from(el.attributes).forEach(function (attr) {
+      if (target.getAttribute(attr.name) !== attr.value) target.setAttribute(attr.name, attr.value);
+    });
+  }
+  function applySwaps(html) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    var active = document.activeElement, activeId = active && active.id, touched = [];
+    var callbacks = {
+      afterNodeAdded: function (node) { if (htmxKnows(node)) touched.push(node); },
+      afterNodeMorphed: function (node) { if (node.nodeType === 1 && node.matches(HTMX_ATTRIBUTES)) touched.push(node); }
+    };
+    Array.from(holder.content.querySelectorAll("[hx-swap-oob]")).forEach(function (el) {
+      var how = el.getAttribute("hx-swap-oob"), at = how.indexOf(":");
+      var style = at > 0 ? how.slice(0, at) : how;
+      el.removeAttribute("hx-swap-oob");
+      var target = document.getElementById(at > 0 ? how.slice(at + 2) : el.id);
+      if (!target) return;
+      if (style === "morph" && plain(target) && plain(el)) {
+        setAttributes(target, el);
+        if (target.innerHTML !== el.innerHTML) {
+          target.innerHTML = el.innerHTML;
+          if (htmxKnows(target)) touched.push(target);
+        }
+      } else if (style === "morph") {
+        Idiomorph.morph(target, el, { morphStyle: "outerHTML", callbacks: callbacks });
+      } else if (style === "outerHTML") {
+        target.replaceWith(el);
+        if (htmxKnows(el)) touched.push(el);
+      } else if (style === "afterend") {
+        Array.from(el.children).reverse().forEach(function (line) {
+          target.insertAdjacentElement("afterend", line);
+          if (htmxKnows(line)) touched.push(line);
+        });
+      } else if (style === "delete") {
+        target.remove();
+      }
+    });
+    // htmx reads a form's address when it first sees it: a morphed form is looked at again
+    // (htmx itself skips one whose attributes did not change).
+    touched.forEach(function (node) { if (node.isConnected) htmx.process(node); });
+    if (activeId && !active.isConnected) {  // a replaced line held the focus: it stays on its copy
+      var again = document.getElementById(activeId);
+      if (again) again.focus({ preventScroll: true });
+    }
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     // The browser reopens a dropped stream itself and says "open" again: listen only once.

@@ -8,12 +8,12 @@
     // the server answers with the refusal page.
     window.location.reload();
   }
-  document.addEventListener("htmx:afterSettle", function () {
+  function looked() {
     if (document.getElementById("live-board") && !document.querySelector("#live-board .tb-board")) refused();
-  });
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    if (document.getElementById("live-board") && !document.querySelector("#live-board .tb-board")) refused();
-  });
+  }
+  // A fetched or tapped answer (htmx's swap), and a stream's message (app.js: tc:live).
+  document.addEventListener("htmx:afterSettle", looked);
+  document.addEventListener("tc:live", looked);
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     if (xhr.status === 403 && /may not open the tablet/.test(xhr.responseText)) refused();

@@ -243,6 +243,7 @@
 
   window.BlackmailCheck = { sha256: sha256, replay: replay, parseText: parseText };
   document.addEventListener("htmx:afterSettle", refreshed);
+  document.addEventListener("tc:live", refreshed);  // a stream's message (app.js)
   function ready() { remember(); check(); showUndo(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
