@@ -89,8 +89,8 @@ def create_app(test_config=None):
     from . import access, db, door, errors, forms, game_routes, live, parts, rules_routes, tables, tablet, web
     from . import night
 
-    app.jinja_env.globals.update(public=parts.public, row=parts.row, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms)
-    app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat)
+    app.jinja_env.globals.update(public=parts.public, row=parts.row, kept=parts.kept, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms)
+    app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat, only=parts.only)
 
     db.init_app(app)
     errors.init_app(app)

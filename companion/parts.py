@@ -14,6 +14,7 @@ script posts plain forms), so whole pages render their parts fresh; their kept r
 placeholder that each page fills with its own token.
 """
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -113,6 +114,22 @@ def row(ctx, template, key, **values):
     if csrf:
         return Markup(found[0].replace(_HOLDER, str(escape(csrf))))
     return found[1]
+
+
+@pass_context
+def kept(ctx, template, **values):
+    """row(), keyed by the values themselves: a piece whose every input is in `values` (a
+    seat's block: the seat, and the few facts of the round it shows, picked with `only`)
+    renders again only when one of them changed, whatever else a change touched, at any
+    version, for every viewer of this page kind. So a change to one seat renders that seat's
+    block, not every seat's on every phone."""
+    key = json.dumps(values, sort_keys=True, default=str, separators=(",", ":"))
+    return row(ctx, template, key, **values)
+
+
+def only(mapping, *names):
+    """The named entries of a view (the facts a kept piece shows), as a dict."""
+    return {name: mapping[name] for name in names}
 
 
 class _Part(Markup):
