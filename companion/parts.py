@@ -51,6 +51,7 @@ def clear():
     with _lock:
         _parts.clear()
         _rows.clear()
+        _row_bytes[0] = 0
 
 
 def public_view(table, folded):
@@ -85,12 +86,20 @@ def public(ctx, template, key=None, **values):
     return part
 
 
-KEPT_ROWS = 20_000  # rows kept across versions (a few hundred bytes each)
+KEPT_BYTES = 48_000_000  # rows kept across versions (a line: a few hundred bytes, a seat's
+                         # block a few KB): the least recently used go first
 _rows = OrderedDict()  # (table id, code, page, template, key) -> (with token field, without)
+_row_bytes = [0]
 # A kept row is rendered with this in place of a phone's form token: a whole page puts the
 # phone's own in, a fragment (its forms take the token from the page) drops the field.
 _HOLDER = secrets.token_hex(16)  # no text a player types can hold it
 _TOKEN_FIELD = f'<input type="hidden" name="csrf" value="{_HOLDER}">'
+
+
+def _size(name, found):
+    """About what a kept row holds: its two copies and its key (a JSON text, for kept())."""
+    key = name[4]
+    return len(found[0]) + len(found[1]) + (len(key) if isinstance(key, str) else 100)
 
 
 @pass_context
@@ -102,15 +111,21 @@ def row(ctx, template, key, **values):
     table and its addresses, never `view` or `viewer`."""
     table, page, csrf = ctx["table"], ctx["page"], ctx.get("csrf")
     name = (table.id, table.code, page, template, key)
-    found = _rows.get(name)
+    with _lock:
+        found = _rows.get(name)
+        if found is not None:
+            _rows.move_to_end(name)
     if found is None:
         held = render(template, dict(table=table, page=page, module=table.module, csrf=_HOLDER,
                                      act_base=ctx["act_base"], **values))
         found = (str(held), Markup(str(held).replace(_TOKEN_FIELD, "")))
         with _lock:
-            _rows[name] = found
-            while len(_rows) > KEPT_ROWS:
-                _rows.popitem(last=False)
+            if name not in _rows:
+                _rows[name] = found
+                _row_bytes[0] += _size(name, found)
+            while _row_bytes[0] > KEPT_BYTES:
+                gone_name, gone = _rows.popitem(last=False)
+                _row_bytes[0] -= _size(gone_name, gone)
     if csrf:
         return Markup(found[0].replace(_HOLDER, str(escape(csrf))))
     return found[1]
