@@ -179,9 +179,11 @@ def test_a_card_played_sends_the_seats_it_touched_and_the_band(app, host, join):
     sent = read(opened)
     pieces = {i for i in ids(sent["di"]) if not i.startswith(("log-", "bm-play-"))}
     # Di's own status line, Bo's and Cy's lines, the round's status and turn, the count of
-    # Cheryls, the cards played: nothing of Ana's or Di's own, and no whole board
+    # Cheryls, the cards played; in Di's own play form (on her page, hidden), how many Cheryls
+    # are left and the seats her cards may pick (Bo is protected now): no whole board or form
     assert pieces == {"bm-me-status", f"other-{bo.seat}", f"other-{cy.seat}", "bm-status", "bm-turn",
-                      "bm-plays-count", f"bm-count-{CHERYL}"}
+                      "bm-plays-count", f"bm-count-{CHERYL}", f"bm-left-{CHERYL}",
+                      "bm-to-1", "bm-to-3", "bm-to-5", "bm-to-6"}
     assert ("put:bm-plays-new", "bm-play-2") in swaps(sent["di"])
     assert 'id="live-board"' not in sent["di"] and 'id="me"' not in sent["di"]
     assert {i for i in ids(sent["screen"]) if not i.startswith("log-")} == {
@@ -199,9 +201,10 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     ok(bo.act("dealt.play", card=CHERYL, turn=2, choice="protect"))
     message = read(opened)["cy"]
     pieces = {i for i in ids(message) if not i.startswith(("log-", "bm-play-"))}
-    # Cy's turn comes: Cy's own block goes whole (its hand is now playable), with the band
+    # Cy's turn comes: Cy's own block goes whole (its tag cues the turn), and the hand after it
+    # (now playable), with the band
     assert "me" in pieces and 'id="live-board"' not in message
-    assert pieces - {"me"} <= {"bm-status", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
+    assert pieces - {"me", f"bm-cover-1-{cy.seat}"} <= {"bm-status", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
                                f"other-{ana.seat}", f"other-{bo.seat}"}
 
 

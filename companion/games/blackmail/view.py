@@ -196,6 +196,7 @@ def _round_view(state, viewer=None):
         return view
     turn = whose_turn(state)
     dealt = r["tracking"] == deal.DEALT
+    seat = (viewer or {}).get("seat") if (viewer or {}).get("role") == "seat" else None
     labels, shorts = (SECRET_LABELS_DEALT, SECRET_SHORT_DEALT) if dealt else (SECRET_LABELS, SECRET_SHORT)
     view.update({
         "stage": r["stage"],
@@ -214,6 +215,10 @@ def _round_view(state, viewer=None):
         and (not r["result"] or r["result"]["why"] == "deck_out") else [],
         # Who each card may target right now, so a form offers only legal picks.
         "targets": {str(n): valid_targets(state, turn, n) for n in NUMBERS} if turn is not None else {},
+        # What a phone's own play form offers, on the page all round (hidden but on its turn):
+        # the same as "targets" on its turn, so the turn coming changes none of it.
+        "my_targets": {str(n): valid_targets(state, seat, n) for n in NUMBERS}
+        if seat is not None else {},
         # The dealt mode's hidden part, filtered for this viewer (the only place that does it).
         "dealt": deal.view(state, viewer) if r["tracking"] == deal.DEALT else None,
     })
