@@ -300,9 +300,16 @@ def _changes(new, old):
     extension takes any swap into an element it covers for one of its own and would put the
     wrapper in, not the lines; on the list itself it would also leave the forms in its lines
     without it."""
-    if not pages.same_frame(new.frame, old.frame):
-        return None
     out, added, lines = [], set(), set()
+    if not pages.same_frame(new.frame, old.frame):
+        # Its own tag alone changed (a phone's block says whose turn it is in an attribute):
+        # the tag goes, with what changed inside; anything else in its frame: it goes whole.
+        tag, rest = pages.start_tag(new.frame)
+        old_tag, old_rest = pages.start_tag(old.frame)
+        if (not tag or pages.element_id(tag) != pages.element_id(old_tag)
+                or not pages.same_frame(rest, old_rest)):
+            return None
+        out.append(pages.out_of_band(tag + f"</{pages.tag_name(tag)}>", how="attrs"))
     for where, ids in new.lists.items():
         was = old.lists.get(where, ())
         lines.update(ids)

@@ -132,6 +132,19 @@ _TABLE_PARTS = {"tr": ("<table><tbody>", "</tbody></table>"),
                 "tfoot": ("<table>", "</table>")}
 
 
+def start_tag(element):
+    """(an element's start tag, the rest), or ("", element) if it does not start with one.
+    Attribute values are escaped (a ">" in one is "&gt;"), so the first ">" ends it."""
+    if not element.startswith("<"):
+        return "", element
+    end = element.find(">") + 1
+    return (element[:end], element[end:]) if end else ("", element)
+
+
+def tag_name(start):
+    return start[1:].split(None, 1)[0].rstrip(">").lower()
+
+
 def element_id(element):
     """The id of an element whose first attribute is its id."""
     return element.partition('"')[2].partition('"')[0]

@@ -561,7 +561,8 @@
   // A message's elements each say where they go (hx-swap-oob, written by the server:
   // notifier.message and pages.out_of_band): "morph" into the element with its id (or
   // "morph:#ID" into another), "outerHTML" (a list's line, replaced), "afterend:#ID" (a list's
-  // new lines: the wrapper's children go in after its hidden first line), "delete". They are
+  // new lines: the wrapper's children go in after its hidden first line), "delete", "attrs"
+  // (only the element's own attributes changed: the turn cue on a phone's block). They are
   // applied here rather than through htmx.swap: on a slowed phone htmx's pipeline (a clone of
   // each element, its extension lookups, settle tasks and four events per element) took most
   // of a message's time. What htmx must know of (a form, new or with a new address) is
@@ -581,11 +582,15 @@
     return !el.matches(HELD) && !el.querySelector(HELD) && !(active && active !== document.body && el.contains(active));
   }
   function setAttributes(target, el) {
+    // A fold the person opened or closed stays so (as idiomorph's callback keeps it).
+    var own = function (name) {
+      return name === "data-toggled" || (name === "open" && target.hasAttribute("data-toggled"));
+    };
     Array.from(target.attributes).forEach(function (attr) {
-      if (!el.hasAttribute(attr.name) && attr.name !== "data-toggled") target.removeAttribute(attr.name);
+      if (!el.hasAttribute(attr.name) && !own(attr.name)) target.removeAttribute(attr.name);
     });
     Array.from(el.attributes).forEach(function (attr) {
-      if (target.getAttribute(attr.name) !== attr.value) target.setAttribute(attr.name, attr.value);
+      if (!own(attr.name) && target.getAttribute(attr.name) !== attr.value) target.setAttribute(attr.name, attr.value);
     });
   }
   function applySwaps(html) {
@@ -620,6 +625,9 @@
         });
       } else if (style === "delete") {
         target.remove();
+      } else if (style === "attrs") {  // its tag alone changed (whose turn it is): its inside stays
+        setAttributes(target, el);
+        if (target.matches(HTMX_ATTRIBUTES)) touched.push(target);
       }
     });
     // htmx reads a form's address when it first sees it: a morphed form is looked at again

@@ -13,7 +13,7 @@ from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALO
 from conftest import Stream
 from test_blackmail_deal_routes import NAMES, hidden_state, rigged, scrub
 
-SWAP = re.compile(r'<\w+ id="([^"]+)" hx-swap-oob="(morph|delete)(?::#[^"]+)?"')
+SWAP = re.compile(r'<\w+ id="([^"]+)" hx-swap-oob="(morph|delete|attrs)(?::#[^"]+)?"')
 PUT = re.compile(r'hx-swap-oob="afterend:#([^"]+)-top"><\w+ id="([^"]+)"')
 
 
@@ -255,9 +255,9 @@ def test_pieces_nest_and_a_list_keeps_its_order():
     """The parsing the stream relies on: a piece inside a piece goes alone when only it changed;
     a list's new line at its top goes in; one that moved within it, or came at its end, sends
     the whole."""
-    def part(lines, head="1", extra=""):
+    def part(lines, head="1", extra="", cue=""):
         items = "".join(f'<!--o:l{n}--><li id="l{n}">{n}</li><!--/o-->' for n in lines)
-        html = (f'<div id="b"><!--o:me--><section id="me"><!--o:h--><p id="h">{head}</p><!--/o-->'
+        html = (f'<div id="b"><!--o:me--><section id="me"{cue}><!--o:h--><p id="h">{head}</p><!--/o-->'
                 f'{extra}</section><!--/o--><ol id="L"><li id="L-top" hidden></li><!--l:L-->{items}'
                 f'<!--/l--></ol></div>')
         return {"board": (html, pages.sse_lines(html), pages.pieces_of(html))}
@@ -271,3 +271,7 @@ def test_pieces_nest_and_a_list_keeps_its_order():
     assert live.message(9, part([2, 3, 1]), before).startswith('id: 9\nevent: live\ndata: <div id="b">')
     assert live.message(9, part([3, 2, 1, 0]), before).startswith('id: 9\nevent: live\ndata: <div id="b">')
     assert '<section id="me" hx-swap-oob="morph">' in live.message(9, part([3, 2, 1], extra="<b>!</b>"), before)
+    # Its own tag alone changed (the turn cue): the tag goes, empty, with what changed inside.
+    assert live.message(9, part([3, 2, 1], head="2", cue=' data-your-turn="t4"'), before) == (
+        'id: 9\nevent: live\ndata: <section id="me" hx-swap-oob="attrs" data-your-turn="t4"></section>\n'
+        'data: <p id="h" hx-swap-oob="morph">2</p>\n\n')

@@ -70,6 +70,10 @@ def apply(doc, message):
             continue
         ident = re.match(r'<\w+ id="([^"]+)"', element).group(1)
         start, end = locate(doc, how.split(":#")[1] if ":#" in how else ident)
+        if how == "attrs":  # its own tag alone changed: the tag is replaced, its inside kept
+            tag = element[:element.index(">") + 1].replace(' hx-swap-oob="attrs"', "", 1)
+            doc = doc[:start] + tag + doc[doc.index(">", start) + 1:]
+            continue
         new = "" if how == "delete" else element.replace(f' hx-swap-oob="{how}"', "", 1)
         doc = doc[:start] + new + doc[end:]
     return doc
