@@ -21,26 +21,50 @@ AXE = (Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js").read
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SIZES = {"phone": {"width": 412, "height": 915}, "laptop": {"width": 1280, "height": 800}}
 SCHEMES = ("light", "dark")
-RUN_AXE = """async tags => {
-  // A change's flash and its "+2" fade in and out: contrast is judged once they have settled.
-  // Only running ones, and 3 s at most: a paused or held animation never finishes.
-  const settled = Promise.all(document.getAnimations()
-    .filter(a => a.playState === "running" && a.effect && a.effect.getTiming().iterations !== Infinity)
-    .map(a => a.finished.catch(() => null)));
-  await Promise.race([settled, new Promise(done => setTimeout(done, 3000))]);
-  const result = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
-  return result.violations.filter(v => v.impact === "critical" || v.impact === "serious").map(v => ({
-    id: v.id, impact: v.impact,
-    nodes: v.nodes.slice(0, 8).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "").split("\\n").slice(0, 2).join(" ")),
-    count: v.nodes.length}));
+SETTLE = """() => {
+  // A change's flash and its "+2" fade in and out: contrast is judged once they have settled,
+  // as if the page had been watched until the running ones end, 3 s at most (a paused or held
+  // animation never finishes). Nobody waits for that: each running animation is moved on by
+  // that time, which styles every element exactly as it would be then.
+  const running = document.getAnimations().filter(a => a.playState === "running" && a.effect
+    && a.effect.getTiming().iterations !== Infinity);
+  const left = a => { const t = a.effect.getComputedTiming(), rate = a.playbackRate;
+    return rate > 0 ? (t.endTime - t.localTime) / rate : rate < 0 ? t.localTime / -rate : Infinity; };
+  const wait = Math.min(3000, Math.max(0, ...running.map(left)));
+  running.forEach(a => { a.currentTime += wait * a.playbackRate; });
 }"""
+START_AXE = """tags => {
+  (""" + SETTLE + """)();
+  // Started here and collected by the next call: the test drives another page meanwhile, and
+  // the two pages' axe runs share the machine's cores.
+  window.axeFound = (async () => {
+    await new Promise(go => setTimeout(go, 0));
+    const result = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+    return result.violations.filter(v => v.impact === "critical" || v.impact === "serious").map(v => ({
+      id: v.id, impact: v.impact,
+      nodes: v.nodes.slice(0, 8).map(n => n.target.join(" ") + " :: " + (n.failureSummary || "").split("\\n").slice(0, 2).join(" ")),
+      count: v.nodes.length}));
+  })();
+}"""
+AXE_FOUND = "() => window.axeFound"
+
+
+def start_axe(page):
+    """Start axe over the page as it is now (its critical and serious WCAG A/AA violations);
+    axe_found(page) waits for them."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE)
+    page.evaluate(START_AXE, WCAG)
+
+
+def axe_found(page):
+    return page.evaluate(AXE_FOUND)
 
 
 def axe_violations(page):
     """The critical and serious WCAG A/AA violations axe finds on the page as it is now."""
-    if not page.evaluate("() => !!window.axe"):
-        page.evaluate(AXE)
-    return page.evaluate(RUN_AXE, WCAG)
+    start_axe(page)
+    return axe_found(page)
 
 
 def host_view(page):
@@ -156,25 +180,65 @@ def page_views(base, new_phone):
     return views
 
 
+class Look:
+    """axe over one page view in both schemes, at each size, one run after the other; each run
+    is started in the page and collected later, so that another page's run can go on meanwhile."""
+
+    def __init__(self, found, name, page, url, sizes):
+        self.found, self.name, self.page, self.url = found, name, page, url
+        self.runs = [(size, scheme) for size in sizes for scheme in SCHEMES]
+
+    def open(self):
+        if self.url:
+            self.page.set_viewport_size(SIZES[self.runs[0][0]])
+            self.page.goto(self.url)
+            self.page.wait_for_load_state("load")
+
+    def start(self):
+        """Start the next run; False once every size and scheme is done."""
+        if not self.runs:
+            return False
+        size, scheme = self.runs[0]
+        self.page.set_viewport_size(SIZES[size])
+        self.page.emulate_media(color_scheme=scheme)
+        start_axe(self.page)
+        return True
+
+    def collect(self):
+        size, scheme = self.runs.pop(0)
+        problems = axe_found(self.page)
+        if problems:
+            self.found[f"{self.name} ({scheme}, {size})"] = problems
+
+
+def check_all(found, views, sizes=tuple(SIZES)):
+    """check() over each (name, page, url) view, or (name, page, url, its sizes). Two views on
+    different pages are under way at a time: while axe works in one page, the test loads or
+    runs it in the other (the machine's two cores). A page's views are looked at in order."""
+    waiting, going = [Look(found, *view) if len(view) == 4 else Look(found, *view, sizes) for view in views], []
+    while waiting or going:
+        while len(going) < 2:
+            free = next((look for look in waiting if all(look.page is not other.page for other in going)), None)
+            if free is None:
+                break
+            waiting.remove(free)
+            free.open()
+            free.start()
+            going.append(free)
+        look = going.pop(0)
+        look.collect()
+        if look.start():
+            going.append(look)
+
+
 def check(found, name, page, url=None, sizes=tuple(SIZES)):
     """axe over one page view in both schemes, at each size; what it finds goes in `found`."""
-    if url:
-        page.set_viewport_size(SIZES[sizes[0]])
-        page.goto(url)
-        page.wait_for_load_state("load")
-    for size in sizes:
-        page.set_viewport_size(SIZES[size])
-        for scheme in SCHEMES:
-            page.emulate_media(color_scheme=scheme)
-            problems = axe_violations(page)
-            if problems:
-                found[f"{name} ({scheme}, {size})"] = problems
+    check_all(found, [(name, page, url)], sizes)
 
 
 def test_axe_finds_no_serious_violation_on_any_screen(live_server, new_phone):
     base, found = live_server.url, {}
-    for name, page, url in page_views(base, new_phone):
-        check(found, name, page, url)
+    check_all(found, page_views(base, new_phone))
     walk_the_games(base, new_phone, found)
     assert not found, json.dumps(found, indent=1)
 
@@ -185,10 +249,9 @@ def walk_the_games(base, new_phone, found):
     phone_size = ("phone",)
 
     def views(name, host, phone, code, screen=True):
-        check(found, f"{name} host", host, f"{base}/t/{code}/host", phone_size)
-        check(found, f"{name} phone", phone, f"{base}/t/{code}/me", phone_size)
-        if screen:
-            check(found, f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))
+        check_all(found, [(f"{name} host", host, f"{base}/t/{code}/host", phone_size),
+                          (f"{name} phone", phone, f"{base}/t/{code}/me", phone_size)]
+                  + [(f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))] * screen)
 
     # Danger Zone: setup with the characters to pick, then a round played to the end.
     host, phone, code, ids = with_ana(base, new_phone, "danger-zone", "Bo")
