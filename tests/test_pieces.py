@@ -201,11 +201,12 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     ok(bo.act("dealt.play", card=CHERYL, turn=2, choice="protect"))
     message = read(opened)["cy"]
     pieces = {i for i in ids(message) if not i.startswith(("log-", "bm-play-"))}
-    # Cy's turn comes: Cy's own block goes whole (its tag cues the turn), and the hand after it
-    # (now playable), with the band
-    assert "me" in pieces and 'id="live-board"' not in message
+    # Cy's turn comes: Cy's own block sends its tag (it cues the turn), its status line, its
+    # step (hand the phone over) and its hand (now playable), with the band; not the block whole
+    assert ("attrs", "me") in swaps(message) and 'id="live-board"' not in message
+    assert 'id="me" hx-swap-oob="morph"' not in message
     assert pieces - {"me", f"bm-cover-1-{cy.seat}"} <= {"bm-status", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
-                               f"other-{ana.seat}", f"other-{bo.seat}"}
+                               f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-me-acts"}
 
 
 def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join, deals):
