@@ -113,3 +113,41 @@ def test_blackmail_cards_played_move_into_the_fold(live_server, new_phone):
         "bm-play-2", "bm-play-1"]
     assert ana.locator("#bm-plays-earlier").inner_text() == "Earlier cards (2)"
     same_as_a_fresh_load(ana)
+
+
+def test_danger_zone_pieces_in_a_browser(live_server, new_phone):
+    """A phone's seat lines, "fix" rows, own block, tracker, Locations and race (each seat's
+    line an <svg> of its own inside the chart) by stream, then a reload: the same page."""
+    code, host, (bo, cy) = seat_phones(live_server.port, "danger-zone", ("Bo", "Cy"))
+    ana = new_phone()
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    seats = {s["name"]: s["id"] for s in json.loads(bo.get(f"/t/{code}/state.json")[2])["state"]["seats"]}
+    a, b, c = seats["Ana"], seats["Bo"], seats["Cy"]
+    for seat, character in ((a, "Archer"), (b, "Lana"), (c, "Cheryl")):
+        act(host, code, "character.pick", seat=seat, character=character)
+    act(host, code, "locations.draw")
+    act(host, code, "initiative.record", seat=a)
+    act(host, code, "order.confirm", order=",".join(map(str, seats.values())))  # as they joined
+    wait_version(ana, act(host, code, "round.next", to="round 1, Movement"))
+    ana.click("summary:has-text('Fix a score')")
+    ana.click("summary:has-text('Dice, odds')")  # the race is in this fold
+    wait_version(ana, act(bo, code, "upper_hand.change", seat=c, delta=2, reason="Insult"))
+    assert ana.locator(f"#other-{c} [data-score]").inner_text() == "7"
+    assert ana.locator(f"#dz-fix-n-{c}").inner_text() == "7"
+    # the seat's line in the race came alone, and is drawn: an SVG element, not an HTML one
+    assert ana.locator(f"#dz-race-{c} polyline").evaluate("p => p instanceof SVGElement && p.getTotalLength() > 0")
+    assert ana.locator(f"#dz-race-name-{c}").text_content() == "Cy 7"
+    assert ana.locator(f"#dz-race-name-{c} text").bounding_box()["width"] > 0
+    wait_version(ana, act(bo, code, "upper_hand.change", seat=a, delta=1, reason="Insult"))
+    assert ana.locator("#me [data-score]").inner_text() == "6"
+    assert "flash" in ana.locator("#me").get_attribute("class")
+    # Ana's own reveal, from her phone: the stream brings the rest of the table the turn
+    ana.locator("section.me .dz-enter button").first.click()
+    ana.wait_for_selector("#dz-now[data-now]")
+    for seat, delta in ((b, 1), (c, -1), (a, 2), (b, -1)):
+        act(cy, code, "upper_hand.change", seat=seat, delta=delta, reason="Insult")
+    wait_version(ana, act(bo, code, "dice.roll", dice=3))
+    assert ana.locator("#dz-last-roll").count() == 1
+    wait_version(ana, act(bo, code, "movement.enter", location=ana.locator("#dz-where li").nth(1).get_attribute("data-location")))
+    assert ana.locator(f"#other-{b} .status").inner_text().startswith("at ")
+    same_as_a_fresh_load(ana)
