@@ -552,8 +552,12 @@
     var live = document.getElementById("live-body");
     var version = parseInt(message.lastEventId, 10) || 0;
     if (!live || !window.htmx || version <= shown()) return;
-    if (message.data.trim()) applySwaps(message.data);
+    var astray = message.data.trim() && applySwaps(message.data);
     live.dataset.version = String(version);
+    if (astray) {  // a piece with no place on this page: said (the browser tests fail on it), and the board fetched whole
+      if (window.console) console.error("Table Companion: a live piece had no place on this page: " + astray);
+      refreshLive();
+    }
     document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue, at the end
     var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
     if (error) error.remove();
@@ -596,7 +600,7 @@
   function applySwaps(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html;
-    var active = document.activeElement, activeId = active && active.id, touched = [];
+    var active = document.activeElement, activeId = active && active.id, touched = [], missing = "";
     var callbacks = {
       afterNodeAdded: function (node) { if (htmxKnows(node)) touched.push(node); },
       afterNodeMorphed: function (node) { if (node.nodeType === 1 && node.matches(HTMX_ATTRIBUTES)) touched.push(node); }
@@ -606,7 +610,10 @@
       var style = at > 0 ? how.slice(0, at) : how;
       el.removeAttribute("hx-swap-oob");
       var target = document.getElementById(at > 0 ? how.slice(at + 2) : el.id);
-      if (!target) return;
+      if (!target) {  // gone already is as good as deleted; anything else: the page is not the server's
+        if (style !== "delete") missing = (missing ? missing + ", " : "") + (el.id || how);
+        return;
+      }
       if (style === "morph" && plain(target) && plain(el)) {
         setAttributes(target, el);
         if (target.innerHTML !== el.innerHTML) {
@@ -637,6 +644,7 @@
       var again = document.getElementById(activeId);
       if (again) again.focus({ preventScroll: true });
     }
+    return missing;
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     // The browser reopens a dropped stream itself and says "open" again: listen only once.
