@@ -118,7 +118,7 @@ def out_of_band(element, at=None, how="morph"):
     ident, _, tail = tail.partition('"')
     swap = how if at is None or at == ident else f"{how}:#{at}"
     swapped = f'{start}"{ident}" hx-swap-oob="{swap}"{tail}'
-    wrap = _TABLE_PARTS.get(start[1:].split(None, 1)[0].lower())
+    wrap = _TABLE_PARTS.get(tag_name(start))
     return f"{wrap[0]}{swapped}{wrap[1]}" if wrap else swapped
 
 

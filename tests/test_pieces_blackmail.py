@@ -5,78 +5,13 @@ shows what a fresh fragment shows."""
 
 import re
 
+from stream_apply import apply, element_at
 from test_pieces import Screen, ids, ok, read, start, streams, version
 
-VOID = {"input", "br", "img", "hr", "meta", "link", "wbr", "source", "col", "area"}
-TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)[^>]*?(/?)>")
 LIMIT = 4000  # bytes: issue 37's target for a one-seat change
 # A protection changes the seats four of a phone's cards may pick (four small pieces): the turn
 # phone's message is then about 4.2 KB, over the target; held here so it does not grow.
 LIMIT_PROTECTED = 4500
-
-
-def data(message):
-    return "\n".join(line[6:] for line in message.splitlines() if line.startswith("data: "))
-
-
-def element_end(html, start):
-    """Where the element starting at `start` ends (its closing tag's end)."""
-    name = TAG.match(html, start).group(2).lower()
-    if name in VOID:
-        return html.index(">", start) + 1
-    depth = 0
-    for found in TAG.finditer(html, start):
-        if found.group(2).lower() != name or found.group(3):
-            continue
-        depth += -1 if found.group(1) else 1
-        if depth == 0:
-            return found.end()
-    raise AssertionError(f"unclosed <{name}> at {start}")
-
-
-def elements(html):
-    """The top-level elements of a message's data, in order."""
-    out, at = [], 0
-    while (at := html.find("<", at)) >= 0:
-        end = element_end(html, at)
-        out.append(html[at:end])
-        at = end
-    return out
-
-
-def locate(doc, ident):
-    """(start, end) of the element with this id in the page's html."""
-    assert f' id="{ident}"' in doc, ident
-    start = doc.index(f' id="{ident}"')
-    start = doc.rindex("<", 0, start)
-    return start, element_end(doc, start)
-
-
-def apply(doc, message):
-    """The page's board after a message, as htmx's out-of-band swaps leave it."""
-    for element in elements(data(message)):
-        table = re.match(r"<table><tbody>(<tr>)?(.*)</tbody></table>$", element, re.S)
-        if table:  # a row (or a cell, in a row of its own) sent inside a table of its own
-            element = table.group(2)[:-5] if table.group(1) else table.group(2)
-        how = re.search(r' hx-swap-oob="([^"]+)"', element).group(1)
-        target = how[len("afterend:#"):] if how.startswith("afterend:#") else None
-        target = target or re.match(r'<\w+ id="([^"]+)"', element).group(1)
-        if target.startswith(("log-", "live-log", "live-admin")):
-            continue  # the log and the host's seat list: parts of their own, not the board
-        if how.startswith("afterend:#"):
-            inner = element[element.index(">") + 1:element.rindex("</div>")]
-            _, end = locate(doc, how[len("afterend:#"):])
-            doc = doc[:end] + inner + doc[end:]
-            continue
-        ident = re.match(r'<\w+ id="([^"]+)"', element).group(1)
-        start, end = locate(doc, how.split(":#")[1] if ":#" in how else ident)
-        if how == "attrs":  # its own tag alone changed: the tag is replaced, its inside kept
-            tag = element[:element.index(">") + 1].replace(' hx-swap-oob="attrs"', "", 1)
-            doc = doc[:start] + tag + doc[doc.index(">", start) + 1:]
-            continue
-        new = "" if how == "delete" else element.replace(f' hx-swap-oob="{how}"', "", 1)
-        doc = doc[:start] + new + doc[end:]
-    return doc
 
 
 def shown(html):
@@ -89,7 +24,7 @@ def board(phone, page):
     html = phone.client.get(f"/t/{phone.code}/{'me' if page == 'player' else page}",
                             headers={"HX-Request": "true", "HX-Target": "live-body"}).get_data(as_text=True)
     start = html.index('<div id="live-board"')
-    return html[start:element_end(html, start)]
+    return html[start:element_at(html, start)]
 
 
 def full_table(app, host, join):
@@ -156,7 +91,7 @@ def test_a_round_and_a_new_one_send_pieces_and_the_page_ends_as_a_fresh_one(app,
         sent = read(opened)
         messages += 1
         for name, message in sent.items():
-            docs[name] = apply(docs[name], message)
+            docs[name] = apply(docs[name], message, outside=("log-", "live-log", "live-admin"))
             assert shown(docs[name]) == shown(board(*pages[name])), (name, messages)
             if messages == 1:
                 continue  # a stream's first message carries every part
