@@ -20,7 +20,7 @@ from ..base import RuleError
 from . import dealt as deal
 from . import presence
 from .rules import AWAY_SECONDS, SLUG, card_label
-from .view import view_for
+from .view import pick_card_facts, view_for
 
 bp = Blueprint("blackmail", __name__)
 
@@ -80,6 +80,9 @@ def _phone_is_back(table, viewer):
     except RuleError:
         return                           # someone else moved the game on first: nothing to cancel
     changed(table)
+
+
+bp.add_app_template_global(pick_card_facts)
 
 
 @bp.app_template_global()

@@ -225,6 +225,28 @@ def _round_view(state, viewer=None):
     return view
 
 
+# The cards whose form greys the names all seen (_pick_card.html: need_left).
+_GREYS_SPENT = (3, 5, 6, 8)
+
+
+def pick_card_facts(view, number, seat):
+    """Everything a phone's own play form shows of one card (_pick_card.html), as the values
+    of its kept piece (parts.kept): the card, the seat's targets for it and their names, and
+    the round facts that card's form reads (a name's tile greyed only once its count is out).
+    So a card recorded renders again the form of that card, not all eight, on every phone."""
+    r = view["round"]
+    card = next(c for c in view["characters"] if c["number"] == number)
+    targets = r["my_targets"].get(str(number)) or []
+    greys = number in _GREYS_SPENT
+    return {"c": card, "targets": targets, "turn": seat,
+            "r": {"secret": {"status": r["secret"]["status"] if number == 2 else None},
+                  "deck": min(r["deck"], 1) if number in (5, 6) else 1},
+            "view": {"names": {str(t): view["names"][str(t)] for t in targets},
+                     "characters": [dict(number=c["number"], short=c["short"],
+                                         **({"unaccounted": min(c["unaccounted"], 1)} if greys else {}))
+                                    for c in view["characters"]]}}
+
+
 def view_for(state, viewer):
     viewer = viewer or {}
     viewer_seat = viewer.get("seat") if viewer.get("role") == "seat" else None
