@@ -283,23 +283,21 @@ def message(version, parts, sent=None):
     morphed in place (or, if only pieces inside it changed, those), a list's new lines put in
     at its top (or end) and its old ones deleted."""
     out = []
-    for name, (html, lines, pieces) in parts.items():
+    for name, (html, pieces) in parts.items():
         old = sent.get(name) if sent else None
         if old is not None and old[0] == html:
             continue
-        changed = _changes(pieces, old[2]) if pieces and old is not None and old[2] else None
-        out.append(lines if changed is None else "".join(map(pages.sse_lines, changed)))
+        changed = _changes(pieces, old[1]) if pieces and old is not None and old[1] else None
+        out.append(pages.sse_lines(html) if changed is None else "".join(map(pages.sse_lines, changed)))
     return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
 
 
 def _changes(new, old):
     """The swaps that turn `old` (a pages.Piece as last sent) into `new`, or None when they
     cannot say it (its own frame changed, a list's lines were reordered or new ones came in
-    the middle or at the end): then `new` goes whole. New lines go in after the list's first
-    element, a hidden one with the id LIST-top that says hx-ext="ignore:morph": htmx's morph
-    extension takes any swap into an element it covers for one of its own and would put the
-    wrapper in, not the lines; on the list itself it would also leave the forms in its lines
-    without it."""
+    the middle): then `new` goes whole. New lines at a list's top go in after its first
+    element, a hidden one with the id LIST-top; new lines at its end go in after its last
+    line kept (each "afterend", so a swap never goes into an element a morph covers)."""
     out, added, lines = [], set(), set()
     if not pages.same_frame(new.frame, old.frame):
         # Its own tag alone changed (a phone's block says whose turn it is in an attribute):
@@ -318,9 +316,13 @@ def _changes(new, old):
             return None
         fresh = [i for i in ids if i not in kept]
         if fresh:
-            if ids[:len(fresh)] != fresh:
+            if ids[:len(fresh)] == fresh:  # at the top (a log's new lines)
+                after = f"{where}-top"
+            elif ids[-len(fresh):] == fresh:  # at the end (a card drawn into a hand)
+                after = ids[-len(fresh) - 1]
+            else:
                 return None
-            out.append(f'<div hx-swap-oob="afterend:#{where}-top">'
+            out.append(f'<div hx-swap-oob="afterend:#{after}">'
                        + "".join(new.pieces[i].body.strip() for i in fresh) + "</div>")
             added.update(fresh)
         out += [f'<i id="{i}" hx-swap-oob="delete"></i>' for i in was if i not in now]

@@ -11,6 +11,7 @@ A piece may hold pieces (the phone's own block, its hand): if only they changed,
 A list (the log) holds pieces that come and go: new ones go in, old ones are deleted.
 """
 
+import re
 import threading
 from collections import OrderedDict
 from typing import NamedTuple
@@ -86,9 +87,9 @@ def live_viewer(table, page):
 
 
 class Rendered(NamedTuple):
-    """A fragment as a stream sends it: `parts` is {part name: (html, sse lines, pieces)}, each
-    part ready to go as an out-of-band morph, its lines already in SSE's data form; `pieces`
-    is the part as a Piece (pieces_of), or None for a part without pieces. `previous` is the
+    """A fragment as a stream sends it: `parts` is {part name: (html, pieces)}, each part's
+    html ready to go as an out-of-band morph (put in SSE's data form only if it goes whole:
+    most messages send pieces); `pieces` is the part as a Piece (pieces_of), or None for a part without pieces. `previous` is the
     table's version before this one (0: none)."""
     version: int
     parts: dict
@@ -105,7 +106,8 @@ def live_parts(table, page, viewer, folded=None):
     for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id
         name, _, rest = piece.partition("-->")
         swap = out_of_band(rest[:rest.index(CLOSE)].strip())
-        found[name] = (swap, sse_lines(swap), _pieces_kept(swap))
+        found[name] = (swap, _pieces_kept(swap, (table.id, table.code, page, viewer and viewer["role"],
+                                                  viewer and viewer["seat"], name)))
     log = values["folded"].log  # every event has its line: the one before is the version before
     return Rendered(values["version"], found, html, log[-2]["id"] if len(log) > 1 else 0)
 
@@ -151,7 +153,18 @@ def element_id(element):
 
 
 def sse_lines(html):
-    return "data: " + html.replace("\n", "\ndata: ") + "\n"
+    """html as an SSE message's data. Each run of white space with a line break in it goes as
+    one space, so the html goes as one line: a page shows such a run as one space (no live
+    piece holds a <pre> or <textarea>; one that did would go as written), and a template's
+    line breaks and blank lines were a tenth of a message, "data: " for each. The marks of
+    pieces and lists stay here: the page finds its pieces by their ids."""
+    if "<pre" in html or "<textarea" in html:
+        return "data: " + html.replace("\n", "\ndata: ") + "\n"
+    return "data: " + _LINE_BREAKS.sub(" ", _MARKS.sub("", html)).strip() + "\n"
+
+
+_LINE_BREAKS = re.compile(r"\s*\n\s*")
+_MARKS = re.compile(r"<!--(?:[ol]:[^>]*|/[ol])-->")
 
 
 class Piece(NamedTuple):
@@ -164,30 +177,47 @@ class Piece(NamedTuple):
     lists: dict
 
 
-def pieces_of(part):
+def pieces_of(part, hint=None):
     """The part as a Piece (its pieces may hold pieces of their own), or None if it marks none.
     A list (`<!--l:ID-->` … `<!--/l-->` inside the element with that id) holds pieces only:
     lines that come and go (the log), so a stream adds and removes them (notifier.message).
     A piece's marker names it for good, its element's id may change (the page's element is
-    then replaced); a list's line's marker is its element's id. Runs once per version and
-    kind of viewer for each part: one pass over the part split at its comments."""
+    then replaced); a list's line's marker is its element's id.
+
+    Runs once per version and kind of viewer for each part: one pass from comment to comment.
+    `hint` is the same part as last split for that kind (a Piece): a piece found again with
+    the same body is that Piece, and its insides are not read again (a change touches a
+    few pieces of a hundred)."""
     if PIECE not in part:
         return None
-    chunks = part.split("<!--")
-    # each open piece: [marker id, where its body starts, frame, pieces, lists, open list]
-    node = top = [None, 0, [chunks[0]], {}, {}, None]
-    stack, pos = [top], len(chunks[0])
-    for chunk in chunks[1:]:
-        at, pos = pos, pos + 4 + len(chunk)
-        kind = chunk[:2]
+    find, startswith = part.find, part.startswith
+    at = find("<!--")
+    # each open piece: [marker id, where its body starts, frame, pieces, lists, open list, hint]
+    node = top = [None, 0, [part[:at]], {}, {}, None, hint]
+    stack = [top]
+    while at != -1:
+        end = find("-->", at + 4)
+        if end == -1:
+            return None
+        kind, after = part[at + 4:at + 6], end + 3
+        following = find("<!--", after)
+        text = part[after:following] if following != -1 else part[after:]
         if kind == "o:":
-            end = chunk.index("-->")
-            ident = chunk[2:end]
+            ident = part[at + 6:end]
             if node[5] is None:
                 node[2].append("\0" + ident)
             else:
                 node[4][node[5]].append(ident)
-            node = [ident, at + end + 7, [chunk[end + 3:]], {}, {}, None]
+            known = node[6].pieces.get(ident) if node[6] is not None else None
+            if known is not None and startswith(known.body, after) \
+                    and startswith(PIECE_END, after + len(known.body)):
+                node[3][ident] = known  # as it was: read on from its end's mark
+                after += len(known.body) + len(PIECE_END)
+                at = find("<!--", after)
+                if node[5] is None:
+                    node[2].append(part[after:at] if at != -1 else part[after:])
+                continue
+            node = [ident, after, [text], {}, {}, None, known]
             stack.append(node)
         elif kind == "/o":
             if len(stack) == 1:
@@ -199,17 +229,17 @@ def pieces_of(part):
             frame = "".join(done[2]) if done[3] or done[4] else body
             node[3][done[0]] = Piece(body, frame, done[3], done[4])
             if node[5] is None:  # what separates a list's lines is no part of any frame
-                node[2].append(chunk[5:])
+                node[2].append(text)
         elif kind == "l:":
-            end = chunk.index("-->")
-            node[5] = chunk[2:end]
+            node[5] = part[at + 6:end]
             node[4][node[5]] = []
-            node[2].append("<!--" + chunk[:end + 3])
+            node[2].append(part[at:after])
         elif kind == "/l":
             node[5] = None
-            node[2].append("<!--" + chunk)
+            node[2].append(part[at:after] + text)
         elif node[5] is None:  # another comment (a roster mark): part of the frame
-            node[2].append("<!--" + chunk)
+            node[2].append(part[at:after] + text)
+        at = following
     if len(stack) != 1:
         return None
     return Piece(part, "".join(top[2]), top[3], top[4])
@@ -217,21 +247,30 @@ def pieces_of(part):
 
 _split = OrderedDict()  # a part's html -> its Piece, for the last few parts split
 _split_lock = threading.Lock()
+_last = OrderedDict()  # (table, page kind, part) -> its Piece as last split: the next one's hint
+SPLIT_KINDS = 4096
 
 
-def _pieces_kept(part):
+def _pieces_kept(part, kind):
     """pieces_of, once for a part many kinds of viewer render alike (the log, where the same
-    Undo buttons are theirs; the table screen's board and a spectator's)."""
+    Undo buttons are theirs; the table screen's board and a spectator's), and with the same
+    kind's last split of it as the hint."""
     with _split_lock:
         found = _split.get(part)
         if found is not None:
             _split.move_to_end(part)
             return found
-    found = pieces_of(part)
+        hint = _last.get(kind)
+    found = pieces_of(part, hint)
     with _split_lock:
         _split[part] = found
         while len(_split) > 64:
             _split.popitem(last=False)
+        if found is not None:
+            _last[kind] = found
+            _last.move_to_end(kind)
+            while len(_last) > SPLIT_KINDS:
+                _last.popitem(last=False)
     return found
 
 

@@ -23,7 +23,7 @@ def renderer(name):
     def render():
         state["calls"] += 1
         html = f"<div id='x'>{name} at {state['version']}</div>"
-        return (state["version"], {"board": (html, f"data: {html}\n", None), "log": ("same", "data: same\n", None)}, html,
+        return (state["version"], {"board": (html, None), "log": ("same", None)}, html,
                 state.get("previous", state["version"] - 1))
     return state, look
 
@@ -231,7 +231,7 @@ def test_a_part_whose_pieces_alone_changed_sends_only_those_pieces():
     def board(scores, extra=""):
         rows = "".join(f'<!--o:s{n}--><li id="s{n}">{score}</li><!--/o-->' for n, score in enumerate(scores))
         html = pages.out_of_band(f'<div id="live-board"><ul>{rows}</ul>{extra}</div>')
-        return {"board": (html, pages.sse_lines(html), pages.pieces_of(html))}
+        return {"board": (html, pages.pieces_of(html))}
 
     before = board([1, 2, 3])
     sent = live.message(5, board([1, 4, 3]), before)

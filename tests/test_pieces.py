@@ -178,10 +178,10 @@ def test_a_card_played_sends_the_seats_it_touched_and_the_band(app, host, join):
     ok(bo.act("play", card=CHERYL, choice="protect"))  # Bo's turn ends, Cy's comes
     sent = read(opened)
     pieces = {i for i in ids(sent["di"]) if not i.startswith(("log-", "bm-play-"))}
-    # Di's own status line, Bo's and Cy's lines, the round's status and turn, the count of
+    # Di's own status line, Bo's and Cy's lines, the deck's count and the turn, the count of
     # Cheryls, the cards played; in Di's own play form (on her page, hidden), how many Cheryls
     # are left and the seats her cards may pick (Bo is protected now): no whole board or form
-    assert pieces == {"bm-me-status", f"other-{bo.seat}", f"other-{cy.seat}", "bm-status", "bm-turn",
+    assert pieces == {"bm-me-status", f"other-{bo.seat}", f"other-{cy.seat}", "bm-deck", "bm-turn",
                       "bm-plays-count", f"bm-count-{CHERYL}", f"bm-left-{CHERYL}",
                       "bm-to-1", "bm-to-3", "bm-to-5", "bm-to-6"}
     assert ("put:bm-plays-new", "bm-play-2") in swaps(sent["di"])
@@ -202,11 +202,18 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     message = read(opened)["cy"]
     pieces = {i for i in ids(message) if not i.startswith(("log-", "bm-play-"))}
     # Cy's turn comes: Cy's own block sends its tag (it cues the turn), its status line, its
-    # step (hand the phone over) and its hand (now playable), with the band; not the block whole
+    # step (hand the phone over: shown, with its turn's number) and its hand's changes, with the
+    # band; not the block whole.
+    # The card Cy held shows its play form (a few attributes and words): only the drawn card
+    # comes whole, after it.
     assert ("attrs", "me") in swaps(message) and 'id="live-board"' not in message
     assert 'id="me" hx-swap-oob="morph"' not in message
-    assert pieces - {"me", f"bm-cover-1-{cy.seat}"} <= {"bm-status", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
-                               f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-me-acts"}
+    held = f"bm-hand-{cy.seat}-1-{KRUEGER}"
+    assert f'id="{held}" hx-swap-oob' not in message and "hand-play\" hidden" not in message
+    assert f'<div hx-swap-oob="afterend:#{held}"><details id="bm-hand-{cy.seat}-2-{RAY}"' in message
+    hand = {f"bm-cover-1-{cy.seat}", f"bm-cover-1-{cy.seat}-title", f"{held}-do", f"{held}-form", f"{held}-turn"}
+    assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
+                                      f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-handover", "bm-handover-turn"}
 
 
 def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join, deals):
@@ -254,14 +261,14 @@ def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join,
 
 def test_pieces_nest_and_a_list_keeps_its_order():
     """The parsing the stream relies on: a piece inside a piece goes alone when only it changed;
-    a list's new line at its top goes in; one that moved within it, or came at its end, sends
-    the whole."""
+    a list's new line at its top or its end goes in; one that moved within it, or came in its
+    middle, sends the whole."""
     def part(lines, head="1", extra="", cue=""):
         items = "".join(f'<!--o:l{n}--><li id="l{n}">{n}</li><!--/o-->' for n in lines)
         html = (f'<div id="b"><!--o:me--><section id="me"{cue}><!--o:h--><p id="h">{head}</p><!--/o-->'
                 f'{extra}</section><!--/o--><ol id="L"><li id="L-top" hidden></li><!--l:L-->{items}'
                 f'<!--/l--></ol></div>')
-        return {"board": (html, pages.sse_lines(html), pages.pieces_of(html))}
+        return {"board": (html, pages.pieces_of(html))}
 
     before = part([3, 2, 1])
     assert live.message(9, part([3, 2, 1], head="2"), before) == (
@@ -270,7 +277,9 @@ def test_pieces_nest_and_a_list_keeps_its_order():
     assert '<div hx-swap-oob="afterend:#L-top"><li id="l4">4</li></div>' in sent
     assert '<i id="l1" hx-swap-oob="delete"></i>' in sent and 'id="b"' not in sent
     assert live.message(9, part([2, 3, 1]), before).startswith('id: 9\nevent: live\ndata: <div id="b">')
-    assert live.message(9, part([3, 2, 1, 0]), before).startswith('id: 9\nevent: live\ndata: <div id="b">')
+    assert live.message(9, part([3, 2, 1, 0]), before) == (
+        'id: 9\nevent: live\ndata: <div hx-swap-oob="afterend:#l1"><li id="l0">0</li></div>\n\n')
+    assert live.message(9, part([3, 5, 2, 1]), before).startswith('id: 9\nevent: live\ndata: <div id="b">')
     assert '<section id="me" hx-swap-oob="morph">' in live.message(9, part([3, 2, 1], extra="<b>!</b>"), before)
     # Its own tag alone changed (the turn cue): the tag goes, empty, with what changed inside.
     assert live.message(9, part([3, 2, 1], head="2", cue=' data-your-turn="t4"'), before) == (
