@@ -52,6 +52,10 @@ class _Table:
         with self.reading:
             kept_version, kept = self.who
             if kept is not None and not store.who_changed(folded, kept_version):
+                # still right at this version: the next look reads the log from here, not
+                # from when the first stream opened (a scan that grew with the game)
+                if folded.version > kept_version:
+                    self.who = (folded.version, kept)
                 return kept
             kept = read()
             if kept[0] is not None:
