@@ -182,7 +182,7 @@ def test_a_card_played_sends_the_seats_it_touched_and_the_band(app, host, join):
     # Cheryls, the cards played; in Di's own play form (on her page, hidden), how many Cheryls
     # are left and the seats her cards may pick (Bo is protected now): no whole board or form
     assert pieces == {"bm-me-status", f"other-{bo.seat}", f"other-{cy.seat}", "bm-deck", "bm-turn",
-                      "bm-plays-count", f"bm-count-{CHERYL}", f"bm-left-{CHERYL}",
+                      "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", f"bm-left-{CHERYL}",
                       "bm-to-1", "bm-to-3", "bm-to-5", "bm-to-6"}
     assert ("put:bm-plays-new", "bm-play-2") in swaps(sent["di"])
     assert 'id="live-board"' not in sent["di"] and 'id="me"' not in sent["di"]
@@ -212,7 +212,7 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     assert f'id="{held}" hx-swap-oob' not in message and "hand-play\" hidden" not in message
     assert f'<div hx-swap-oob="afterend:#{held}"><details id="bm-hand-{cy.seat}-2-{RAY}"' in message
     hand = {f"bm-cover-1-{cy.seat}", f"bm-cover-1-{cy.seat}-title", f"{held}-do", f"{held}-form", f"{held}-turn"}
-    assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-count-{CHERYL}", "bm-memo",
+    assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", "bm-memo",
                                       f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-handover", "bm-handover-turn"}
 
 
