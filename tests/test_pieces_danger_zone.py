@@ -236,3 +236,104 @@ def test_a_streams_messages_applied_in_turn_make_the_fragment_anew(app, host, jo
     step(host, "undo")  # its line is marked, Bo's number goes back
     step(ana, "upper_hand.change", seat=ana.seat, delta=1, reason="Insult")
     assert small and max(small)[0] < 4000, [s for s in small if s[0] >= 4000]  # no whole board
+
+
+# ---------------------------------------------------------------- what a change renders
+
+def rendered_during(monkeypatch):
+    """Every kept piece (and shared part) rendered from here on, as (template, its seat)."""
+    from companion import parts
+    seen, render = [], parts.render
+
+    def recording(template, context):
+        seat = context.get("seat") or context.get("uh_seat") or context.get("line")
+        seen.append((template.rsplit("/", 1)[-1], seat["id" if "id" in (seat or {}) else "seat"] if seat else context.get("me")))
+        return render(template, context)
+
+    monkeypatch.setattr(parts, "render", recording)
+    return seen
+
+
+def test_a_one_seat_change_renders_that_seats_pieces_not_every_phones_block(app, host, join, monkeypatch):
+    """Bo's Upper Hand changes, with four phones, the host page and the table screen open:
+    Bo's own block, line, row, tile and race line render again, and Di's (whose flash goes);
+    no other seat's, no phone's controls, dice or Events, and what every phone shows alike
+    (the tracker, the Locations) once for all of them, not once per phone."""
+    ana, bo, cy, di = four(host, join, avoid=[dz.CONTROL_ROOM, dz.MALORYS_OFFICE])
+    start(host)
+    opened = streams({"ana": (ana, "player"), "bo": (bo, "player"), "cy": (cy, "player"), "di": (di, "player"),
+                      "host": (host, "host"), "screen": (Screen(app, host.code), "screen")}, version(ana))
+    ok(ana.act("upper_hand.change", seat=di.seat, delta=1, reason="Insult"))
+    read(opened)
+    seen = rendered_during(monkeypatch)
+    ok(ana.act("upper_hand.change", seat=bo.seat, delta=1, reason="Insult"))
+    read(opened)
+    b, d = bo.seat, di.seat
+    per_seat = {}
+    for template, seat in seen:
+        per_seat.setdefault(template, []).append(seat)
+    assert sorted(per_seat.pop("_me.html")) == sorted([b, d])
+    for template in ("_other_line.html", "_tv_seat.html", "_seat_line.html"):
+        assert sorted(per_seat.pop(template)) == sorted([b, d]), template
+    assert per_seat.pop("_fix_line.html") == [b]
+    assert per_seat.pop("_race_line.html") == [b, b]  # the phones' race and the host's
+    for template in ("_tracker.html", "_phone_panel.html"):  # who would lead the Mission may move
+        assert len(per_seat.pop(template, [])) <= 2, template  # the phones' and the host's
+    assert per_seat.pop("_shared.html") == [None] * 3  # the others' lines, the fix rows, the race
+    assert per_seat.pop("_log.html", None) is not None
+    assert not {t for t in per_seat if t not in ("_log_line.html",)}, per_seat
+
+
+def test_kept_pieces_render_as_the_board_anew_through_a_game(app, host, join):
+    """Through a game, each kind of page's fragment with its pieces kept from earlier versions
+    is the fragment rendered with nothing kept: no piece is kept under too few values."""
+    from companion import parts
+    ana, bo, cy, di = four(host, join, want=[dz.MALORYS_OFFICE])
+    screen = Screen(app, host.code)
+    viewers = ((ana, "player"), (bo, "player"), (cy, "player"), (host, "host"), (screen, "screen"))
+
+    def check():
+        for phone, page in viewers:
+            kept = fragment(phone, page)
+            parts.clear()
+            assert kept == fragment(phone, page), page
+
+    check()
+    start(host)
+    check()
+    for n, phone in enumerate((bo, cy, di, ana)):
+        ok(phone.act("upper_hand.change", seat=(ana, bo, cy, di)[(n + 1) % 4].seat, delta=1, reason="Insult"))
+        check()
+    ok(ana.act("movement.enter", location=dz.MALORYS_OFFICE))
+    check()
+    ok(bo.act("dice.roll", dice=2))
+    check()
+    ok(host.act("event.rona_thorne", drawer=ana.seat))
+    check()
+    for phone in (bo, cy, di):
+        ok(phone.act("movement.enter", location=state_of(host)["locations"][1]["name"]))
+        check()
+    next_phase(host)
+    check()
+    ok(host.act("challenge.draw", type_1="Booze", difficulty_1=8, reward_1=2,
+                type_2="Sex", difficulty_2=10, reward_2=3, type_3="Guns", difficulty_3=10, reward_3=4))
+    check()
+    for _ in range(4):
+        roller = state_of(host)["whose_turn"]
+        if roller is None:
+            break
+        phone = next(p for p in (ana, bo, cy, di) if p.seat == roller)
+        if roller == ana.seat:
+            ok(phone.act("challenge.fail", seat=roller))
+        else:
+            ok(phone.act("dice.roll", dice=2, card=1))
+            check()
+            ok(phone.act("challenge.complete", card=next(
+                i + 1 for i, c in enumerate(state_of(host)["mission"]["cards"]) if c["done_by"] is None)))
+        check()
+    next_phase(host)
+    check()  # Clean-up
+    next_phase(host)
+    check()  # round 2
+    ok(host.act("upper_hand.change", seat=di.seat, delta=20, reason="Card"))
+    check()  # over

@@ -11,6 +11,7 @@ from flask import Blueprint, g
 from ... import box
 from ...db import get_db
 from .. import danger_zone as dz
+from . import pieces
 
 bp = Blueprint("danger_zone", __name__)
 
@@ -34,7 +35,13 @@ ODDS_GRID = {
 
 def board_view(view):
     """The view as the board renders it: typed box text folded in, seats by id."""
-    view = dz.with_box(view, box.for_game(get_db(), dz.SLUG, g.get("table")))
+    return seats_view(dz.with_box(view, box.for_game(get_db(), dz.SLUG, g.get("table"))))
+
+
+def seats_view(view):
+    """The view with its seats by id and their colours, and no box text: what the shared
+    parts need (_shared.html: the seats' lines, the race), without a query to find it."""
+    view = dict(view)
     view["by_id"] = {seat["id"]: seat for seat in view["seats"]}
     view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)]
                      for i, seat in enumerate(view["seats"])}
@@ -98,4 +105,7 @@ def race_plot(view):
 
 # Template globals, not a context processor: those run on every render of every page.
 bp.record_once(lambda state: state.app.jinja_env.globals.update(danger_zone={
-    "board_view": board_view, "race_plot": race_plot, "odds_grid": ODDS_GRID}))
+    "board_view": board_view, "seats_view": seats_view, "race_plot": race_plot, "odds_grid": ODDS_GRID,
+    **{name: getattr(pieces, name) for name in (
+        "me_facts", "uh_facts", "tracker_facts", "panel_facts", "events_facts", "tools_facts",
+        "other_facts", "fix_facts", "seat_facts", "tile_facts")}}))
