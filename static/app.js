@@ -164,8 +164,8 @@
       ? "No connection to the table. A tap made now waits on this phone until it is back." : "No connection to the table.";
     var state = list.length ? (flushing && !offline ? "sending" : "waiting") : line ? "offline" : notes.length ? "done" : "";
     var signature = JSON.stringify([line, notes]);
-    box.dataset.state = state;
-    box.dataset.waiting = String(list.length);
+    if (box.dataset.state !== state) box.dataset.state = state;  // unchanged: not written again on every message
+    if (box.dataset.waiting !== String(list.length)) box.dataset.waiting = String(list.length);
     if (box.tcShown === signature) return;  // the same words again would be read out again
     box.tcShown = signature;
     box.innerHTML = "";
@@ -231,7 +231,7 @@
   }
   var noteIds = 0;
   function markControls(list) {
-    var forms = Array.from(document.querySelectorAll("#live-body form")), wanted = [];
+    var forms = list.length ? Array.from(document.querySelectorAll("#live-body form")) : [], wanted = [];
     list.forEach(function (entry) {
       var found = controlOf(entry, forms);
       if (!found) return;
@@ -585,25 +585,63 @@
     var active = document.activeElement;
     return !el.matches(HELD) && !el.querySelector(HELD) && !(active && active !== document.body && el.contains(active));
   }
+  // Says whether an attribute htmx reads (hx-…) changed: only then must htmx look again.
+  var HX_NAME = /^(data-)?hx-/;
   function setAttributes(target, el) {
     // A fold the person opened or closed stays so (as idiomorph's callback keeps it).
     var own = function (name) {
       return name === "data-toggled" || (name === "open" && target.hasAttribute("data-toggled"));
     };
+    var hx = false;
     Array.from(target.attributes).forEach(function (attr) {
-      if (!el.hasAttribute(attr.name) && !own(attr.name)) target.removeAttribute(attr.name);
+      if (!el.hasAttribute(attr.name) && !own(attr.name)) {
+        target.removeAttribute(attr.name);
+        hx = hx || HX_NAME.test(attr.name);
+      }
     });
     Array.from(el.attributes).forEach(function (attr) {
-      if (!own(attr.name) && target.getAttribute(attr.name) !== attr.value) target.setAttribute(attr.name, attr.value);
+      if (!own(attr.name) && target.getAttribute(attr.name) !== attr.value) {
+        target.setAttribute(attr.name, attr.value);
+        hx = hx || HX_NAME.test(attr.name);
+      }
     });
+    return hx;
+  }
+  function hxDiffers(a, b) {
+    var differs = function (x, y) {
+      return Array.from(x.attributes).some(function (attr) {
+        return HX_NAME.test(attr.name) && y.getAttribute(attr.name) !== attr.value;
+      });
+    };
+    return differs(a, b) || differs(b, a);
+  }
+  // Whether two elements' insides are the same, without writing either out as text (innerHTML
+  // serialises both, on every piece of every message).
+  function sameInside(a, b) {
+    var x = a.firstChild, y = b.firstChild;
+    while (x && y) {
+      if (!x.isEqualNode(y)) return false;
+      x = x.nextSibling; y = y.nextSibling;
+    }
+    return !x && !y;
   }
   function applySwaps(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html;
     var active = document.activeElement, activeId = active && active.id, touched = [], missing = "";
+    // A node idiomorph kept is looked at again by htmx only if one of its hx- attributes
+    // changed (htmx.process walks the node's whole inside, hx-on search included, even when
+    // it then finds nothing new); a node it added is always.
+    var hxChanged = [], morphing = Idiomorph.defaults.callbacks.beforeNodeMorphed;
     var callbacks = {
       afterNodeAdded: function (node) { if (htmxKnows(node)) touched.push(node); },
-      afterNodeMorphed: function (node) { if (node.nodeType === 1 && node.matches(HTMX_ATTRIBUTES)) touched.push(node); }
+      beforeNodeMorphed: function (old, now) {
+        if (morphing && morphing(old, now) === false) return false;
+        if (old.nodeType === 1 && now.nodeType === 1 && hxDiffers(old, now)) hxChanged.push(old);
+      },
+      afterNodeMorphed: function (node) {
+        if (node.nodeType === 1 && hxChanged.indexOf(node) >= 0 && node.matches(HTMX_ATTRIBUTES)) touched.push(node);
+      }
     };
     Array.from(holder.content.querySelectorAll("[hx-swap-oob]")).forEach(function (el) {
       var how = el.getAttribute("hx-swap-oob"), at = how.indexOf(":");
@@ -615,10 +653,13 @@
         return;
       }
       if (style === "morph" && plain(target) && plain(el)) {
-        setAttributes(target, el);
-        if (target.innerHTML !== el.innerHTML) {
-          target.innerHTML = el.innerHTML;
+        var hx = setAttributes(target, el);
+        if (!sameInside(target, el)) {
+          target.textContent = "";  // the new inside moves in as parsed: not written out and parsed again
+          target.append.apply(target, Array.from(el.childNodes));
           if (htmxKnows(target)) touched.push(target);
+        } else if (hx && target.matches(HTMX_ATTRIBUTES)) {
+          touched.push(target);
         }
       } else if (style === "morph") {
         Idiomorph.morph(target, el, { morphStyle: "outerHTML", callbacks: callbacks });
@@ -633,12 +674,11 @@
       } else if (style === "delete") {
         target.remove();
       } else if (style === "attrs") {  // its tag alone changed (whose turn it is): its inside stays
-        setAttributes(target, el);
-        if (target.matches(HTMX_ATTRIBUTES)) touched.push(target);
+        if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
       }
     });
-    // htmx reads a form's address when it first sees it: a morphed form is looked at again
-    // (htmx itself skips one whose attributes did not change).
+    // htmx reads a form's address when it first sees it: a form whose hx- attributes changed
+    // is looked at again, and a new one for the first time.
     touched.forEach(function (node) { if (node.isConnected) htmx.process(node); });
     if (activeId && !active.isConnected) {  // a replaced line held the focus: it stays on its copy
       var again = document.getElementById(activeId);
@@ -828,7 +868,8 @@
     var me = document.querySelector("section.me");
     if (plainTitle === null) plainTitle = document.title;
     var turn = me && me.getAttribute("data-your-turn"), said = [];
-    document.title = turn ? "Your turn · " + plainTitle : plainTitle;
+    var title = turn ? "Your turn · " + plainTitle : plainTitle;
+    if (document.title !== title) document.title = title;
     var news = [];
     try { news = JSON.parse((me && me.getAttribute("data-news")) || "[]"); } catch (e) { /* none */ }
     news.forEach(function (item) {
