@@ -89,8 +89,8 @@ def live_viewer(table, page):
 class Rendered(NamedTuple):
     """A fragment as a stream sends it: `parts` is {part name: (html, pieces)}, each part's
     html ready to go as an out-of-band morph (put in SSE's data form only if it goes whole:
-    most messages send pieces); `pieces` is the part as a Piece (pieces_of), or None for a part without pieces. `previous` is the
-    table's version before this one (0: none)."""
+    most messages send pieces); `pieces` is the part as a Piece (pieces_of), or None for a
+    part without pieces. `previous` is the table's version before this one (0: none)."""
     version: int
     parts: dict
     html: str
@@ -259,6 +259,7 @@ def _pieces_kept(part, kind):
         found = _split.get(part)
         if found is not None:
             _split.move_to_end(part)
+            _keep_hint(kind, found)
             return found
         hint = _last.get(kind)
     found = pieces_of(part, hint)
@@ -266,12 +267,17 @@ def _pieces_kept(part, kind):
         _split[part] = found
         while len(_split) > 64:
             _split.popitem(last=False)
-        if found is not None:
-            _last[kind] = found
-            _last.move_to_end(kind)
-            while len(_last) > SPLIT_KINDS:
-                _last.popitem(last=False)
+        _keep_hint(kind, found)
     return found
+
+
+def _keep_hint(kind, found):
+    """This kind's split as the next one's hint (under _split_lock)."""
+    if found is not None:
+        _last[kind] = found
+        _last.move_to_end(kind)
+        while len(_last) > SPLIT_KINDS:
+            _last.popitem(last=False)
 
 
 def same_frame(one, other):

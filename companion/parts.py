@@ -98,7 +98,7 @@ _TOKEN_FIELD = f'<input type="hidden" name="csrf" value="{_HOLDER}">'
 
 
 def _size(name, found):
-    """About what a kept row holds: its two copies and its key (a JSON text, for kept())."""
+    """About what a kept row holds: its two copies and its key (pickled or JSON, for kept())."""
     key = name[4]
     return len(found[0]) + len(found[1]) + (len(key) if isinstance(key, (str, bytes)) else 100)
 
