@@ -61,9 +61,10 @@ def host_with_seats(live_server, new_phone, game, names):
 
 def text_clipped(page, within):
     """Elements under `within` that hide part of their text: wider than their box, or a
-    hidden line (taller by half a line; a glyph's descender poking out does not count)."""
+    hidden line (taller by half a line; a glyph's descender poking out does not count).
+    Text for screen readers only (`.sr`) is clipped on purpose and is not counted."""
     return page.evaluate("""within => [...document.querySelectorAll(within + ', ' + within + ' *')]
-        .filter(e => e.checkVisibility() && e.textContent.trim()
+        .filter(e => e.checkVisibility() && e.textContent.trim() && !e.closest('.sr')
                      && getComputedStyle(e).overflow !== 'visible'
                      && (e.scrollWidth > e.clientWidth + 1
                          || e.scrollHeight - e.clientHeight > parseFloat(getComputedStyle(e).fontSize) / 2))
