@@ -179,4 +179,5 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
         page.wait_for_selector("[data-seat]:has(.name:text-is('Cy')) [data-vp]:text-is('1')")
     cy.wait_for_selector(".bm-hand.mine")
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Pam Poovey", "Sterling Archer"]
-    assert cy.locator(".bm-private").count() == 0          # last round's looks are gone
+    assert cy.locator(".bm-private li[data-private]").count() == 0   # last round's looks are gone
+    assert cy.locator(".bm-private").is_hidden()           # (the list stays on the page, empty)
