@@ -8,6 +8,9 @@ whoever runs the server may change, are what a new table starts with. Every func
 `table` (a store.Table) for a table's copy, or None for the server-wide defaults.
 """
 
+import threading
+import time
+from collections import OrderedDict
 
 from .db import transaction
 from .games.base import RuleError, read_json
@@ -48,6 +51,42 @@ def for_game(db, game, table=None):
     return {row["entry"]: row["body"] for row in rows}
 
 
+BOARD_SECONDS = 1.0
+_boards = OrderedDict()  # (table id, code, game) -> (when read, its entries)
+_boards_lock = threading.Lock()
+
+
+def for_board(connect, game, table):
+    """for_game, as a board's render asks for it: every phone at a table renders its board on
+    every change, and a query each (on PostgreSQL a pooled connection each) was the one
+    query left in a change's renders. So a table's entries are read here at most once a
+    second; an edit made in this process shows at once (put and import_json forget them),
+    one made in another within the second. `connect()` gives the connection, asked for only
+    when a read is due (a stream holds none between changes)."""
+    if table is None:
+        return for_game(connect(), game)
+    key = (table.id, table.code, game)
+    with _boards_lock:
+        found = _boards.get(key)
+    if found is not None and time.monotonic() - found[0] < BOARD_SECONDS:
+        return found[1]
+    read_at = time.monotonic()
+    entries = for_game(connect(), game, table)
+    with _boards_lock:
+        _boards[key] = (read_at, entries)
+        _boards.move_to_end(key)
+        while len(_boards) > 512:
+            _boards.popitem(last=False)
+    return entries
+
+
+def _forget(table):
+    """A table's kept entries (all its games), after an edit."""
+    with _boards_lock:
+        for key in [key for key in _boards if key[:2] == (table.id, table.code)]:
+            del _boards[key]
+
+
 def _store(db, game, entry, body, table):
     if table is None:
         if body:
@@ -69,6 +108,8 @@ def put(db, game, entry, body, table=None):
     body = _check(game, entry, body)
     with transaction(db):
         _store(db, game, entry, body, table)
+    if table is not None:
+        _forget(table)
 
 
 def export(db, table=None):
@@ -94,4 +135,6 @@ def import_json(db, text, table=None):
         for game, entry, body in checked:
             if body:
                 _store(db, game, entry, body, table)
+    if table is not None:
+        _forget(table)
     return len(checked)

@@ -205,6 +205,27 @@ def test_tiles_show_the_tables_own_text_or_see_your_tile(app, host, join):
     assert "Draw a card." in board(ana)
 
 
+def test_a_boards_box_text_is_read_once_for_its_phones(app, host, join):
+    """Every phone renders its board on every change; the table's box text is read once for
+    them all (within a second), and an edit made here is read at once."""
+    table(host, join)
+    reads = []
+    with app.app_context():
+        own = own_table(host)
+
+        def connect():
+            reads.append(1)
+            return get_db()
+
+        box.put(get_db(), "danger-zone", "breakroom", "Draw a card.", own)
+        for _ in range(8):
+            assert box.for_board(connect, "danger-zone", own) == {"breakroom": "Draw a card."}
+        assert len(reads) == 1
+        box.put(get_db(), "danger-zone", "breakroom", "Draw two cards.", own)
+        assert box.for_board(connect, "danger-zone", own) == {"breakroom": "Draw two cards."}
+        assert len(reads) == 2
+
+
 def test_mission_leader_by_least_upper_hand_with_why(host, join):
     ana, bo, cy = table(host, join, avoid=[dz.CONTROL_ROOM])
     start(host)

@@ -35,7 +35,7 @@ ODDS_GRID = {
 
 def board_view(view):
     """The view as the board renders it: typed box text folded in, seats by id."""
-    return seats_view(dz.with_box(view, box.for_game(get_db(), dz.SLUG, g.get("table"))))
+    return seats_view(dz.with_box(view, box.for_board(get_db, dz.SLUG, g.get("table"))))
 
 
 def seats_view(view):
