@@ -18,6 +18,15 @@ dispatched (its arrival at the page's script) to the page's next frame after the
 handler swapped it in (a task queued from that frame's requestAnimationFrame runs once the
 frame's style, layout and paint are done). Prints one JSON line per game: apply p50/p95/max
 in ms, the handler alone (the swap and morph), and the bytes of the messages.
+
+With --cpu, the page is also traced (the DevTools protocol's Tracing) while the changes are
+made, and each message's CPU time on the page's main thread is added: the handler's task
+(`cpu_handler_*`), the frame that shows it (`cpu_frame_*`: style, layout, paint, the commit),
+and everything from the message's task to that frame's end (`cpu_total_*`). On a shared
+machine whose speed varies, CPU time moves far less than time on the clock (time spent
+waiting for a core is not counted), so it is the figure to compare two trees by; run it with
+--throttle 1 for the page's own work (tracing slows the page, so its clock figures are not
+comparable with a run without --cpu).
 """
 
 import argparse
@@ -123,7 +132,30 @@ def wait_until(page, version, timeout=30):
         time.sleep(0.05)
 
 
-def measure(browser, devices, server, game, before, changes, throttle, bare=False):
+def main_thread_cpu(events):
+    """Per message, the page's main-thread CPU in ms (thread time, `tdur`): (handler, frame,
+    total), from a trace of the changes (see --cpu)."""
+    calls = sorted((e for e in events if e.get("name") == "FunctionCall"
+                    and e.get("args", {}).get("data", {}).get("functionName") == "measured"), key=lambda e: e["ts"])
+    if not calls:
+        return []
+    pid, tid = calls[0]["pid"], calls[0]["tid"]
+    mine = [e for e in events if e.get("pid") == pid and e.get("tid") == tid and e.get("ph") == "X" and "dur" in e]
+    tasks = sorted((e for e in mine if e["name"] == "RunTask"), key=lambda e: e["ts"])
+    frames = sorted((e for e in mine if e["name"] == "WebFrameWidgetImpl::UpdateLifecycle"), key=lambda e: e["ts"])
+    holding = lambda at: next((t for t in tasks if t["ts"] <= at <= t["ts"] + t["dur"]), None)
+    found = []
+    for call in calls:
+        frame = next((f for f in frames if f["ts"] > call["ts"]), None)
+        first, last = holding(call["ts"]), frame and holding(frame["ts"])
+        if not first or not last:
+            continue
+        total = sum(t.get("tdur", 0) for t in tasks if first["ts"] <= t["ts"] <= last["ts"])
+        found.append((first.get("tdur", 0) / 1000, last.get("tdur", 0) / 1000, total / 1000))
+    return found
+
+
+def measure(browser, devices, server, game, before, changes, throttle, bare=False, cpu=False):
     seats = SEATS[game]
     code, host, phones, change = set_up(server.port, game, seats)
     for n in range(before):
@@ -143,11 +175,22 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
     # change first, not counted.
     wait_until(page, tap(host, phones, change, before))
     page.evaluate("() => { window.__applied = []; }")
+    events = []
+    if cpu:
+        cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
+        cdp.send("Tracing.start", {"traceConfig": {"includedCategories": [
+            "devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink"]}})
     time.sleep(0.2)
     for n in range(before + 1, before + 1 + changes):
         version = tap(host, phones, change, n)
         wait_until(page, version)
         time.sleep(0.2)  # the page at rest before the next change
+    if cpu:
+        done = []
+        cdp.on("Tracing.tracingComplete", lambda e: done.append(True))
+        cdp.send("Tracing.end")
+        while not done:
+            page.wait_for_timeout(100)  # Playwright hands over the trace's events while it waits
     applied = page.evaluate("window.__applied")
     context.close()
     shown = [a["shown"] - a["arrived"] for a in applied]
@@ -157,7 +200,18 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
             "apply_p50_ms": round(percentile(shown, 50), 1), "apply_p95_ms": round(percentile(shown, 95), 1),
             "apply_max_ms": round(max(shown), 1),
             "handler_p50_ms": round(percentile(handler, 50), 1), "handler_p95_ms": round(percentile(handler, 95), 1),
-            "bytes_p50": percentile(sizes, 50), "bytes_max": max(sizes)}
+            "bytes_p50": percentile(sizes, 50), "bytes_max": max(sizes),
+            **cpu_figures(main_thread_cpu(events) if cpu else [])}
+
+
+def cpu_figures(found):
+    figures = {}
+    for n, name in enumerate(("handler", "frame", "total")):
+        values = [f[n] for f in found]
+        if values:
+            figures.update({f"cpu_{name}_p50_ms": round(percentile(values, 50), 2),
+                            f"cpu_{name}_mean_ms": round(sum(values) / len(values), 2)})
+    return figures
 
 
 def main():
@@ -168,6 +222,8 @@ def main():
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (1: none)")
     parser.add_argument("--bare", action="store_true",
                         help="messages carry only the version (live.py): the page's own floor")
+    parser.add_argument("--cpu", action="store_true",
+                        help="also the page's main-thread CPU per message, from a trace (see above)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     server = Server(env={"COMPANION_BENCH_BARE": "1"} if args.bare else None)
@@ -178,7 +234,7 @@ def main():
                 args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
             for game in args.games.split(","):
                 print(json.dumps(measure(browser, playwright.devices, server, game, args.before,
-                                         args.changes, args.throttle, args.bare)), flush=True)
+                                         args.changes, args.throttle, args.bare, args.cpu)), flush=True)
             browser.close()
     finally:
         server.stop()

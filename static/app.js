@@ -229,7 +229,7 @@
     }
     return null;
   }
-  var noteIds = 0;
+  var noteIds = 0, marked = 0;
   function markControls(list) {
     var forms = list.length ? Array.from(document.querySelectorAll("#live-body form")) : [], wanted = [];
     list.forEach(function (entry) {
@@ -260,6 +260,7 @@
         buttonsKept.push(b);
       });
     });
+    marked = notesKept.length;
     document.querySelectorAll(".waiting-note").forEach(function (n) { if (notesKept.indexOf(n) < 0) n.remove(); });
     document.querySelectorAll(".tc-waiting").forEach(function (b) {
       if (buttonsKept.indexOf(b) >= 0) return;
@@ -272,8 +273,17 @@
     renderBanner(list);
     markControls(list);
   }
-  ["tc:live", "htmx:afterSettle", "DOMContentLoaded"].forEach(function (name) {
+  ["htmx:afterSettle", "DOMContentLoaded"].forEach(function (name) {
     document.addEventListener(name, function () { if (queueKey() || notes.length || offline) showWaiting(); });
+  });
+  // After a stream message only while there is something to show: with no tap waiting, no
+  // note and no control marked, the banner and the controls are as they were (a message
+  // never adds a waiting tap: this page's own taps and another tab's "storage" do).
+  document.addEventListener("tc:live", function () {
+    if (!(queueKey() || notes.length || offline)) return;
+    var box = document.getElementById("offline");
+    if (!offline && !notes.length && !waiting().length && !(box && box.dataset.state) && !marked) return;
+    showWaiting();
   });
   window.addEventListener("storage", function (event) {  // another tab of the same seat
     if (event.key && event.key === queueKey()) showWaiting();
@@ -577,9 +587,10 @@
   }
   // Most pieces are a line of text (a seat's score, a log line): nothing in them a person
   // could be holding (a field, a fold, the focus, a spot a page script fills), so they are
-  // brought up to date directly. idiomorph, which keeps such things, costs a few
-  // milliseconds a call on a slowed phone (it maps every id and parks nodes in a spare
-  // element it adds to the document), where this costs a tenth of that.
+  // brought up to date directly, in place: a text that changed gets its new words, an
+  // attribute its new value, and only where the two differ in shape do the new nodes go in.
+  // Nodes kept are neither laid out nor styled again from scratch, and htmx need not look at
+  // a form kept with the same address.
   var HELD = "input:not([type=hidden]), select, textarea, details, [data-page-owned], [contenteditable]";
   function plain(el) {
     var active = document.activeElement;
@@ -592,19 +603,22 @@
     var own = function (name) {
       return name === "data-toggled" || (name === "open" && target.hasAttribute("data-toggled"));
     };
-    var hx = false;
-    Array.from(target.attributes).forEach(function (attr) {
+    var hx = false, attrs = target.attributes, i, attr;
+    for (i = attrs.length - 1; i >= 0; i--) {
+      attr = attrs[i];
       if (!el.hasAttribute(attr.name) && !own(attr.name)) {
         target.removeAttribute(attr.name);
         hx = hx || HX_NAME.test(attr.name);
       }
-    });
-    Array.from(el.attributes).forEach(function (attr) {
-      if (!own(attr.name) && target.getAttribute(attr.name) !== attr.value) {
+    }
+    attrs = el.attributes;
+    for (i = 0; i < attrs.length; i++) {
+      attr = attrs[i];
+      if (target.getAttribute(attr.name) !== attr.value && !own(attr.name)) {
         target.setAttribute(attr.name, attr.value);
         hx = hx || HX_NAME.test(attr.name);
       }
-    });
+    }
     return hx;
   }
   function hxDiffers(a, b) {
@@ -615,16 +629,137 @@
     };
     return differs(a, b) || differs(b, a);
   }
-  // Whether two elements' insides are the same, without writing either out as text (innerHTML
-  // serialises both, on every piece of every message).
-  function sameInside(a, b) {
-    var x = a.firstChild, y = b.firstChild;
-    while (x && y) {
-      if (!x.isEqualNode(y)) return false;
-      x = x.nextSibling; y = y.nextSibling;
-    }
-    return !x && !y;
+  // Two nodes a morph would pair: the same kind, tag and id (a <template>'s inside is not a
+  // child: one goes in whole).
+  function alike(a, b) {
+    return a.nodeType === b.nodeType && (a.nodeType !== 1 ||
+      (a.tagName === b.tagName && a.getAttribute("id") === b.getAttribute("id") && a.tagName !== "TEMPLATE"));
   }
+  // A plain piece brought up to date in place (`touched` collects what htmx must look at).
+  function patchPlain(target, el, touched) {
+    if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
+    var a = target.firstChild, b = el.firstChild, next;
+    while (a && b && alike(a, b)) {
+      next = b.nextSibling;
+      if (a.nodeType === 1) patchPlain(a, b, touched);
+      else if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+      a = a.nextSibling;
+      b = next;
+    }
+    while (a) { next = a.nextSibling; target.removeChild(a); a = next; }
+    while (b) {
+      next = b.nextSibling;
+      target.appendChild(b);  // moves in as parsed: not written out and parsed again
+      if (htmxKnows(b)) touched.push(b);
+      b = next;
+    }
+  }
+  // Whether idiomorph would pair every node of the two trees one to one (the same shape: each
+  // node's kind, tag, id and number of children): then the morph below does here what it
+  // would, without its id maps and the spare element it adds to the page and takes out again.
+  function sameShape(a, b) {
+    if (!alike(a, b) || a.childNodes.length !== b.childNodes.length) return false;
+    for (var x = a.firstChild, y = b.firstChild; x; x = x.nextSibling, y = y.nextSibling) {
+      if (!sameShape(x, y)) return false;
+    }
+    return true;
+  }
+  // idiomorph 0.7.4's morph of one node into its pair (morphNode: its attributes, a field's
+  // value, a text's words, then the children in turn), with the callbacks set in setUpMorph.
+  function morphNode(old, now, hooks) {
+    var callbacks = Idiomorph.defaults.callbacks;
+    if (hooks.beforeNodeMorphed(old, now) === false) return;
+    if (old.nodeType === 1) {
+      var refused = function (name, how) { return callbacks.beforeAttributeUpdated(name, old, how) === false; };
+      var attrs = now.attributes, i, attr;
+      for (i = 0; i < attrs.length; i++) {
+        attr = attrs[i];
+        if (refused(attr.name, "update")) continue;
+        if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+      }
+      attrs = old.attributes;
+      for (i = attrs.length - 1; i >= 0; i--) {
+        attr = attrs[i];
+        if (attr && !now.hasAttribute(attr.name) && !refused(attr.name, "remove")) old.removeAttribute(attr.name);
+      }
+      syncValue(old, now, refused);
+      for (var x = old.firstChild, y = now.firstChild; x; x = x.nextSibling, y = y.nextSibling) morphNode(x, y, hooks);
+    } else if (old.nodeValue !== now.nodeValue) {
+      old.nodeValue = now.nodeValue;
+    }
+    hooks.afterNodeMorphed(old, now);
+  }
+  function syncValue(old, now, refused) {
+    var flag = function (name) {
+      if (now[name] === old[name]) return;
+      var kept = refused(name, "update");
+      if (!kept) old[name] = now[name];
+      if (now[name]) { if (!kept) old.setAttribute(name, ""); }
+      else if (!refused(name, "remove")) old.removeAttribute(name);
+    };
+    if (old instanceof HTMLInputElement && now instanceof HTMLInputElement && now.type !== "file") {
+      var value = now.value;
+      flag("checked");
+      flag("disabled");
+      if (!now.hasAttribute("value")) {
+        if (!refused("value", "remove")) { old.value = ""; old.removeAttribute("value"); }
+      } else if (old.value !== value && !refused("value", "update")) {
+        old.setAttribute("value", value);
+        old.value = value;
+      }
+    } else if (old instanceof HTMLOptionElement && now instanceof HTMLOptionElement) {
+      flag("selected");
+    } else if (old instanceof HTMLTextAreaElement && now instanceof HTMLTextAreaElement) {
+      if (refused("value", "update")) return;
+      if (now.value !== old.value) old.value = now.value;
+      if (old.firstChild && old.firstChild.nodeValue !== now.value) old.firstChild.nodeValue = now.value;
+    }
+  }
+  // idiomorph's own wrapper (restoreFocus): a focused text field keeps the focus and its caret.
+  function keepingCaret(target, morph) {
+    var active = document.activeElement;
+    if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) return morph();
+    var id = active.id, start = active.selectionStart, end = active.selectionEnd;
+    morph();
+    if (id && id !== (document.activeElement && document.activeElement.getAttribute("id"))) {
+      active = target.querySelector('[id="' + id + '"]');
+      if (active) active.focus();
+    }
+    if (active && !active.selectionEnd && end) active.setSelectionRange(start, end);
+  }
+  // Whether any id inside `el` is also inside `target`: idiomorph would move that node over.
+  function sharesIds(target, el) {
+    var ids = el.querySelectorAll("[id]");
+    for (var i = 0; i < ids.length; i++) {
+      var id = ids[i].id;
+      if (id && (target.id === id || target.querySelector('[id="' + CSS.escape(id) + '"]'))) return true;
+    }
+    return false;
+  }
+  // A form (or button) that waits to be used is made known to htmx once the frame showing
+  // the message is drawn (htmx.process costs a slowed phone a few milliseconds per form: its
+  // events, its search of the node's inside), or at once when someone reaches for it first:
+  // a touch, a click, the focus or a key anywhere on the page, or a submit, each seen here
+  // before it reaches the form (a listener htmx adds to the form then still hears it). What
+  // htmx must start by itself (hx-trigger: "load", "every") is processed at once.
+  var TRIGGERED = "[hx-trigger], [data-hx-trigger]";
+  var waitingForHtmx = [], htmxSoon = false;
+  function processWaiting() {
+    var nodes = waitingForHtmx;
+    waitingForHtmx = [];
+    htmxSoon = false;
+    nodes.forEach(function (node) { if (node.isConnected) htmx.process(node); });
+  }
+  function processSoon(node) {
+    waitingForHtmx.push(node);
+    if (htmxSoon) return;
+    htmxSoon = true;
+    if (window.requestIdleCallback) requestIdleCallback(processWaiting, { timeout: 250 });
+    else setTimeout(processWaiting, 50);
+  }
+  ["pointerdown", "mousedown", "touchstart", "click", "focusin", "keydown", "submit"].forEach(function (type) {
+    document.addEventListener(type, function () { if (waitingForHtmx.length) processWaiting(); }, true);
+  });
   function applySwaps(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html;
@@ -643,24 +778,25 @@
         if (node.nodeType === 1 && hxChanged.indexOf(node) >= 0 && node.matches(HTMX_ATTRIBUTES)) touched.push(node);
       }
     };
-    Array.from(holder.content.querySelectorAll("[hx-swap-oob]")).forEach(function (el) {
-      var how = el.getAttribute("hx-swap-oob"), at = how.indexOf(":");
+    var pieces = holder.content.querySelectorAll("[hx-swap-oob]");
+    for (var i = 0; i < pieces.length; i++) {
+      var el = pieces[i], how = el.getAttribute("hx-swap-oob"), at = how.indexOf(":");
       var style = at > 0 ? how.slice(0, at) : how;
       el.removeAttribute("hx-swap-oob");
       var target = document.getElementById(at > 0 ? how.slice(at + 2) : el.id);
       if (!target) {  // gone already is as good as deleted; anything else: the page is not the server's
         if (style !== "delete") missing = (missing ? missing + ", " : "") + (el.id || how);
-        return;
+        continue;
       }
-      if (style === "morph" && plain(target) && plain(el)) {
-        var hx = setAttributes(target, el);
-        if (!sameInside(target, el)) {
-          target.textContent = "";  // the new inside moves in as parsed: not written out and parsed again
-          target.append.apply(target, Array.from(el.childNodes));
-          if (htmxKnows(target)) touched.push(target);
-        } else if (hx && target.matches(HTMX_ATTRIBUTES)) {
-          touched.push(target);
-        }
+      if (style === "morph" && target.id === el.id && plain(target) && plain(el)) {
+        patchPlain(target, el, touched);
+      } else if (style === "morph" && target.id === el.id && sameShape(target, el)) {
+        keepingCaret(target, morphNode.bind(null, target, el, callbacks));
+      } else if (style === "morph" && target.id !== el.id && !sharesIds(target, el)) {
+        // A piece whose id changed (a fold that names the points) matches nothing on the
+        // page for idiomorph, which puts the new one in its place: so it goes in whole here.
+        target.replaceWith(el);
+        if (htmxKnows(el)) touched.push(el);
       } else if (style === "morph") {
         Idiomorph.morph(target, el, { morphStyle: "outerHTML", callbacks: callbacks });
       } else if (style === "outerHTML") {
@@ -676,10 +812,14 @@
       } else if (style === "attrs") {  // its tag alone changed (whose turn it is): its inside stays
         if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
       }
-    });
+    }
     // htmx reads a form's address when it first sees it: a form whose hx- attributes changed
     // is looked at again, and a new one for the first time.
-    touched.forEach(function (node) { if (node.isConnected) htmx.process(node); });
+    touched.forEach(function (node) {
+      if (!node.isConnected) return;
+      if (node.matches(TRIGGERED) || node.querySelector(TRIGGERED)) htmx.process(node);
+      else processSoon(node);
+    });
     if (activeId && !active.isConnected) {  // a replaced line held the focus: it stays on its copy
       var again = document.getElementById(activeId);
       if (again) again.focus({ preventScroll: true });

@@ -206,6 +206,7 @@
   function showUndo() {
     var slot = document.querySelector("[data-bm-undo]");
     if (!slot) return;
+    if (!undo && slot.hidden && !slot.firstChild) return;  // nothing shown, nothing to show: not written again
     slot.innerHTML = "";
     slot.hidden = true;
     if (!undo || Date.now() >= undo.until) { undo = null; return; }
