@@ -212,7 +212,7 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     assert f'id="{held}" hx-swap-oob' not in message and "hand-play\" hidden" not in message
     assert f'<div hx-swap-oob="afterend:#{held}"><details id="bm-hand-{cy.seat}-2-{RAY}"' in message
     hand = {f"bm-cover-1-{cy.seat}", f"bm-cover-1-{cy.seat}-title", f"{held}-do", f"{held}-form", f"{held}-turn"}
-    assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", "bm-memo",
+    assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", "bm-got",
                                       f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-handover", "bm-handover-turn"}
 
 

@@ -42,7 +42,8 @@
     var el = document.querySelector("[data-bm-memo]");
     if (!el) return;
     var key = memoKey(el.dataset.table, el.dataset.round);
-    var got = el.dataset.got ? el.dataset.got.split(",").map(Number) : [];
+    var cards = el.querySelector("[data-got]");  // a piece of its own: a draw sends only it
+    var got = cards && cards.dataset.got ? cards.dataset.got.split(",").map(Number) : [];
     var kept = recall(key);
     if (kept && kept.fingerprint !== el.dataset.fingerprint) return;  // the first one shown stands
     if (kept && kept.got.length >= got.length) return;
