@@ -65,17 +65,21 @@ SHOWN = (8, 7, 6, 5)
 
 
 def blackmail_full(table):
-    view = table.view()
+    who, kind, form = full_move(table.view())
+    return (who if who == "host" else table.by_seat(who)), kind, form
+
+
+def full_move(view):
+    """(the seat that taps, or "host"; the action; its form): the next tap of a game with
+    full tracking, as above (tests/test_pieces_blackmail.py plays the same round)."""
     r = view["round"]
     if view["phase"] == "game_over":
         return "host", "game.start", {"to": view["to"]["start"], "tracking": "full", "first_player": "random"}
     if r["result"]:
-        return table.by_seat(r["result"]["winners"][0]), "round.confirm", {"to": view["to"]["next_round"]}
+        return r["result"]["winners"][0], "round.confirm", {"to": view["to"]["next_round"]}
     if r["stage"] != "playing":
-        seat = r["awaiting_hands"][0]
         left = {c["number"]: c["unaccounted"] for c in view["characters"]}
-        card = next(c for c in SHOWN if left[c] > 0)
-        return table.by_seat(seat), "hand", {"card": card}
+        return r["awaiting_hands"][0], "hand", {"card": next(c for c in SHOWN if left[c] > 0)}
     left = {c["number"]: c["unaccounted"] for c in view["characters"]}
     card = next(c for c in FULL_ORDER if left[c] > 0)
     targets = r["targets"].get(str(card)) or []
@@ -88,7 +92,7 @@ def blackmail_full(table):
         form.update(choice="protect")
     elif card == 3 and targets:
         form.update(target=targets[0], eliminated="equal")
-    return table.by_seat(r["turn"]), "play", form
+    return r["turn"], "play", form
 
 
 def blackmail_dealt(table):
