@@ -104,6 +104,12 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Dr. Krueger"]
     assert host.locator(".bm-hand").count() == 0 and screen.locator(".bm-hand").count() == 0
     assert not ana.locator(".bm-hand .cname").first.is_visible()        # covered until tapped
+    # Off turn a held card opens on what it does, its play form there but unseen (blackmail.css)
+    look(bo)
+    bo.click(".bm-hand .hand-card > summary")
+    assert bo.locator(".bm-hand .hand-card .off-turn").is_visible()
+    assert not bo.locator(".bm-hand .on-turn").is_visible()
+    assert not bo.locator(".bm-hand .hand-play button").first.is_visible()
 
     look(ana)
     # 1. Ana's Sterling Archer on Bo, naming Cheryl: wrong. Only Ana sees Bo's Cyril.

@@ -116,10 +116,11 @@ def test_each_phone_gets_its_own_hand_and_every_screen_the_fingerprint(table):
     assert ana_html.count('class="card-pick hand-card"') == 2
     assert 'action="/t/%s/act/dealt.play"' % ana.code in ana_html
     bo_html = text(bo.page())
-    assert "hand-play\" hidden" not in ana_html
-    # Bo's card waits with its form hidden until his turn (a turn coming shows it: pieces)
-    assert "Your card" in bo_html and "What it does" in bo_html
-    assert bo_html.count('action="/t/%s/act/dealt.play"' % bo.code) == bo_html.count('class="hand-play" hidden>') == 1
+    assert 'class="bm-cover bm-hand mine"' in ana_html  # its forms show (blackmail.css)
+    # Bo's card waits with its form hidden until his turn: his cover is not his to play from
+    # (a turn coming makes it so: a class, blackmail.css)
+    assert "Your card" in bo_html and 'class="bm-cover bm-hand"' in bo_html and "bm-hand mine" not in bo_html
+    assert bo_html.count('action="/t/%s/act/dealt.play"' % bo.code) == 1
     assert "<form" not in screen.split('id="live-body"')[1].split('class="log"')[0]
 
 
