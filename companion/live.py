@@ -5,12 +5,12 @@ version sends the whole fragment first, so a page that slept misses nothing.
 """
 
 import os
-import socket
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
 from . import access, door, game_routes, holders, pages, store
 from .db import close_db, get_db, uses_postgres
+from .off_loop import OffLoop, peeks
 # What the rest of the app reaches through live (the transport and PostgreSQL's part).
 from .notifier import (OVERFLOW_RETRY_MS, QUERYING_AT_ONCE, Notifier, current_fold, kind_of,  # noqa: F401
                        known_table, message, notifier)
@@ -31,26 +31,16 @@ def answer(table, page):
     return watched.parts(lambda version, _: (kind_of(page, viewer), render))[2]
 
 
-def _peer_gone(environ):
-    """How a stream learns that its phone has gone: waitress says so; under gunicorn, peek at
-    the socket (an orderly close reads as end of file), so no stream outlives its phone long."""
-    gone = environ.get("waitress.client_disconnected")
-    if gone is not None:
-        return gone
+def _peer_gone(environ, off):
+    """How a stream learns that its phone has gone: under waitress, its connection says so
+    (off_loop); under gunicorn, a peek at the socket, so no stream outlives its phone long."""
+    if off is not None:
+        return off.gone
     sock = environ.get("gunicorn.socket")
     raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the real one
     if raw is None or not hasattr(raw, "recv"):
         return None
-
-    def closed():
-        try:
-            return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
-            return True
-
-    return closed
+    return peeks(raw)
 
 
 def streams_allowed(threads):
@@ -121,7 +111,8 @@ def events(code):
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if uses_postgres():
         listener()
-    key = live.open(table.id, version, _peer_gone(request.environ),
+    off = OffLoop.of(request.environ)
+    key = live.open(table.id, version, _peer_gone(request.environ, off),
                     current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"], code=table.code)
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
@@ -139,8 +130,8 @@ def events(code):
         live.watching(table.id).who_at(folded, who_reader(table))
     finally:
         close_db()
-    response = Response(stream_with_context(
-        live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db)),
+    chunks = live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db)
+    response = Response(stream_with_context(off.wrap(chunks) if off else chunks),
         mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response

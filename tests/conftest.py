@@ -107,10 +107,20 @@ def free_port():
 def server_in_process(data_dir, threads=8, **adjustments):
     """The app served by waitress in a thread of this test's own process, so the test can
     monkeypatch it (a rigged deal, say); yields its base URL."""
-    import waitress
     store.clear_cache()
     app = create_app({"DATA_DIR": str(data_dir), "HEARTBEAT_SECONDS": 5})
-    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), threads=threads, **adjustments)
+    try:
+        with waitress_in_thread(app, threads=threads, **adjustments) as server:
+            yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        store.clear_cache()
+
+
+@contextmanager
+def waitress_in_thread(app, **adjustments):
+    """waitress serving `app` from a thread of this process; yields the server itself."""
+    import waitress
+    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), **adjustments)
     closing = threading.Event()
 
     def run():
@@ -122,11 +132,10 @@ def server_in_process(data_dir, threads=8, **adjustments):
 
     threading.Thread(target=run, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield server
     finally:
         closing.set()
         server.close()
-        store.clear_cache()
 
 
 class Server:

@@ -1,0 +1,86 @@
+"""Under waitress, a live stream's connection leaves the server's loop while it streams.
+
+waitress's loop walks every connection it holds each time it wakes (a tap wakes it about
+four times), asking each whether it wants to read or write, then select()s on them all. A
+stream only ever sends, and its thread sends its own messages (waitress flushes in the
+writing thread), so the loop has nothing to do for it: at 200 streams and 66 changes a
+second that walk was most of the loop thread's CPU. Out of the loop, a phone that goes is
+noticed by peeking at its socket, as under gunicorn (live._peer_gone), and a message the
+socket could not take at once puts the connection back until it has gone out.
+
+waitress counts its connections by its map (cli.WAITRESS_CONNECTIONS: select() breaks past
+descriptor 1023), so a connection out of the map lowers the limit by one while it is out.
+"""
+
+import socket
+
+
+def peeks(raw):
+    """closed() for a socket: has the other end shut it (an orderly close reads as end of
+    file) or broken it? Never blocks."""
+
+    def closed():
+        try:
+            return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    return closed
+
+
+class OffLoop:
+    """One waitress connection that steps out of its server's map between messages."""
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.map = channel._map
+        self.fd = channel._fileno
+        self.closed = peeks(channel.socket)
+        self.adj = channel.server.adj
+        self.trigger = channel.server.trigger
+        self.wanted = self.out = False
+
+    @classmethod
+    def of(cls, environ):
+        """The stream's connection, or None when the server is not waitress."""
+        gone = environ.get("waitress.client_disconnected")
+        channel = getattr(gone, "__self__", None)
+        if getattr(channel, "_map", None) is None or getattr(channel, "_fileno", None) is None:
+            return None
+        return cls(channel)
+
+    def gone(self):
+        return not self.channel.connected or self.closed()
+
+    def _want(self, out):
+        if out != self.wanted:
+            self.wanted = out
+            self.trigger.pull_trigger(self._settle)
+
+    def _settle(self):
+        """In waitress's loop thread, where waitress itself changes its map and closes its
+        connections, so neither can happen halfway through this."""
+        channel = self.channel
+        if self.out and (not self.wanted or channel._fileno != self.fd):
+            self.out = False
+            self.adj.connection_limit += 1
+            # the loop may have closed it just as it stepped out (it had it in hand)
+            if channel._fileno == self.fd:
+                self.map[self.fd] = channel
+        elif self.wanted and not self.out and self.map.get(self.fd) is channel:
+            del self.map[self.fd]
+            self.adj.connection_limit -= 1
+            self.out = True
+
+    def wrap(self, chunks):
+        """Yield the stream's chunks; after each has been written (waitress asks for the next
+        one only then), the connection steps out of the loop if all of it went, and back in
+        if not. It is back in the loop when the stream ends, so waitress closes it as ever."""
+        try:
+            for chunk in chunks:
+                yield chunk
+                self._want(not self.channel.total_outbufs_len)
+        finally:
+            self._want(False)
