@@ -55,7 +55,7 @@ class OffLoop:
         return not self.channel.connected or self.closed()
 
     def _want(self, out):
-        if out != self.wanted:
+        if out != self.wanted and not self.trigger._closed:  # closed: the server has stopped
             self.wanted = out
             self.trigger.pull_trigger(self._settle)
 

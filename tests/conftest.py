@@ -135,6 +135,9 @@ def waitress_in_thread(app, **adjustments):
         yield server
     finally:
         closing.set()
+        # A stream's thread may still wake the loop after this (waitress's task threads and
+        # off_loop.py do): its pipe's descriptor, once closed, may be another connection's.
+        server.trigger.pull_trigger = lambda thunk=None: None
         server.close()
 
 
