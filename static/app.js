@@ -585,28 +585,38 @@
   function htmxKnows(node) {
     return node.nodeType === 1 && (node.matches(HTMX_ATTRIBUTES) || !!node.querySelector(HTMX_ATTRIBUTES));
   }
-  // Most pieces are a line of text (a seat's score, a log line): nothing in them a person
-  // could be holding (a field, a fold, the focus, a spot a page script fills), so they are
-  // brought up to date directly, in place: a text that changed gets its new words, an
-  // attribute its new value, and only where the two differ in shape do the new nodes go in.
-  // Nodes kept are neither laid out nor styled again from scratch, and htmx need not look at
-  // a form kept with the same address.
+  // A piece is brought up to date in place, node by node in order, as idiomorph pairs them
+  // when nothing moved: a text that changed gets its new words, an attribute its new value
+  // (idiomorph's callbacks decide: a fold the person opened, a field they typed in), a field
+  // its value, and where the two lists of children part ways the old rest goes and the new
+  // rest comes in. Nodes kept are neither laid out nor styled again from scratch, and htmx
+  // need not look at a form kept with the same address. Only when that old rest holds
+  // something a person could be holding (a field, a fold, the focus, a spot a page script
+  // fills) does idiomorph, which can move such a node, do it; its id maps and per-node
+  // callbacks cost a slowed phone about a millisecond for a seat's own block.
   var HELD = "input:not([type=hidden]), select, textarea, details, [data-page-owned], [contenteditable]";
-  function plain(el) {
-    var active = document.activeElement;
-    return !el.matches(HELD) && !el.querySelector(HELD) && !(active && active !== document.body && el.contains(active));
+  function holding(node, active) {
+    return node.nodeType === 1 && (node.matches(HELD) || !!node.querySelector(HELD) || node.contains(active));
+  }
+  function inPlace(target, el, active) {
+    if (target.nodeType !== 1 || target.hasAttribute("data-page-owned") || target.tagName === "TEXTAREA") return true;
+    var a = target.firstChild, b = el.firstChild;
+    for (; a && b && alike(a, b); a = a.nextSibling, b = b.nextSibling) {
+      if (!inPlace(a, b, active)) return false;
+    }
+    for (; a; a = a.nextSibling) if (holding(a, active)) return false;
+    return true;
   }
   // Says whether an attribute htmx reads (hx-…) changed: only then must htmx look again.
   var HX_NAME = /^(data-)?hx-/;
   function setAttributes(target, el) {
-    // A fold the person opened or closed stays so (as idiomorph's callback keeps it).
-    var own = function (name) {
-      return name === "data-toggled" || (name === "open" && target.hasAttribute("data-toggled"));
-    };
+    // What idiomorph's callbacks keep (setUpMorph) stays: a fold the person opened or closed.
+    var keep = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
+    var own = function (name, how) { return keep(name, target, how) === false; };
     var hx = false, attrs = target.attributes, i, attr;
     for (i = attrs.length - 1; i >= 0; i--) {
       attr = attrs[i];
-      if (!el.hasAttribute(attr.name) && !own(attr.name)) {
+      if (!el.hasAttribute(attr.name) && !own(attr.name, "remove")) {
         target.removeAttribute(attr.name);
         hx = hx || HX_NAME.test(attr.name);
       }
@@ -614,7 +624,7 @@
     attrs = el.attributes;
     for (i = 0; i < attrs.length; i++) {
       attr = attrs[i];
-      if (target.getAttribute(attr.name) !== attr.value && !own(attr.name)) {
+      if (target.getAttribute(attr.name) !== attr.value && !own(attr.name, "update")) {
         target.setAttribute(attr.name, attr.value);
         hx = hx || HX_NAME.test(attr.name);
       }
@@ -635,13 +645,20 @@
     return a.nodeType === b.nodeType && (a.nodeType !== 1 ||
       (a.tagName === b.tagName && a.getAttribute("id") === b.getAttribute("id") && a.tagName !== "TEMPLATE"));
   }
-  // A plain piece brought up to date in place (`touched` collects what htmx must look at).
-  function patchPlain(target, el, touched) {
+  // The patch itself (`touched` collects what htmx must look at). A spot a page script fills
+  // (data-page-owned) is left as it is.
+  function patch(target, el, touched) {
+    if (target.hasAttribute("data-page-owned")) return;
     if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
+    if (target instanceof HTMLInputElement || target instanceof HTMLOptionElement || target instanceof HTMLTextAreaElement) {
+      var keep = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
+      syncValue(target, el, function (name, how) { return keep(name, target, how) === false; });
+      if (target.tagName === "TEXTAREA") return;  // its words are its value
+    }
     var a = target.firstChild, b = el.firstChild, next;
     while (a && b && alike(a, b)) {
       next = b.nextSibling;
-      if (a.nodeType === 1) patchPlain(a, b, touched);
+      if (a.nodeType === 1) patch(a, b, touched);
       else if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
       a = a.nextSibling;
       b = next;
@@ -654,41 +671,7 @@
       b = next;
     }
   }
-  // Whether idiomorph would pair every node of the two trees one to one (the same shape: each
-  // node's kind, tag, id and number of children): then the morph below does here what it
-  // would, without its id maps and the spare element it adds to the page and takes out again.
-  function sameShape(a, b) {
-    if (!alike(a, b) || a.childNodes.length !== b.childNodes.length) return false;
-    for (var x = a.firstChild, y = b.firstChild; x; x = x.nextSibling, y = y.nextSibling) {
-      if (!sameShape(x, y)) return false;
-    }
-    return true;
-  }
-  // idiomorph 0.7.4's morph of one node into its pair (morphNode: its attributes, a field's
-  // value, a text's words, then the children in turn), with the callbacks set in setUpMorph.
-  function morphNode(old, now, hooks) {
-    var callbacks = Idiomorph.defaults.callbacks;
-    if (hooks.beforeNodeMorphed(old, now) === false) return;
-    if (old.nodeType === 1) {
-      var refused = function (name, how) { return callbacks.beforeAttributeUpdated(name, old, how) === false; };
-      var attrs = now.attributes, i, attr;
-      for (i = 0; i < attrs.length; i++) {
-        attr = attrs[i];
-        if (refused(attr.name, "update")) continue;
-        if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
-      }
-      attrs = old.attributes;
-      for (i = attrs.length - 1; i >= 0; i--) {
-        attr = attrs[i];
-        if (attr && !now.hasAttribute(attr.name) && !refused(attr.name, "remove")) old.removeAttribute(attr.name);
-      }
-      syncValue(old, now, refused);
-      for (var x = old.firstChild, y = now.firstChild; x; x = x.nextSibling, y = y.nextSibling) morphNode(x, y, hooks);
-    } else if (old.nodeValue !== now.nodeValue) {
-      old.nodeValue = now.nodeValue;
-    }
-    hooks.afterNodeMorphed(old, now);
-  }
+  // A field's value, option's selection, text area's words: as idiomorph 0.7.4 syncs them.
   function syncValue(old, now, refused) {
     var flag = function (name) {
       if (now[name] === old[name]) return;
@@ -788,10 +771,8 @@
         if (style !== "delete") missing = (missing ? missing + ", " : "") + (el.id || how);
         continue;
       }
-      if (style === "morph" && target.id === el.id && plain(target) && plain(el)) {
-        patchPlain(target, el, touched);
-      } else if (style === "morph" && target.id === el.id && sameShape(target, el)) {
-        keepingCaret(target, morphNode.bind(null, target, el, callbacks));
+      if (style === "morph" && target.id === el.id && inPlace(target, el, document.activeElement)) {
+        keepingCaret(target, patch.bind(null, target, el, touched));
       } else if (style === "morph" && target.id !== el.id && !sharesIds(target, el)) {
         // A piece whose id changed (a fold that names the points) matches nothing on the
         // page for idiomorph, which puts the new one in its place: so it goes in whole here.
