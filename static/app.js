@@ -194,7 +194,9 @@
         box.appendChild(ok);
       }
     }
-    document.body.style.setProperty("--offline-height", box.offsetHeight + "px");  // the toast goes above it
+    // The toast goes above it (a class, not `body:has(…)`, which Chromium checked again on every live message).
+    document.body.classList.toggle("offline-shown", !!box.firstChild);
+    document.body.style.setProperty("--offline-height", box.offsetHeight + "px");
   }
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest("[data-offline-ok]")) return;
