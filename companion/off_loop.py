@@ -14,6 +14,9 @@ descriptor 1023), so a connection out of the map lowers the limit by one while i
 
 import socket
 
+# Windows has no MSG_DONTWAIT; the sockets peeked at are non-blocking there (waitress's) anyway.
+PEEK = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
+
 
 def peeks(raw):
     """closed() for a socket: has the other end shut it (an orderly close reads as end of
@@ -21,7 +24,7 @@ def peeks(raw):
 
     def closed():
         try:
-            return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            return raw.recv(1, PEEK) == b""
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:

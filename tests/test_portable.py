@@ -1,16 +1,19 @@
 """The default path runs where Unix does not: `companion serve` in one process (waitress,
 SQLite) on a stand-in for Windows. In the server's own process fcntl, resource, termios,
 pwd, grp, gunicorn, gevent and psycopg cannot be imported, and os.fork, the other Unix-only os
-calls and the Unix-only signals are gone. The server must start with no --data-dir, serve a
-host and a phone, and no import of a blocked module may come from the app itself.
+calls, the Unix-only signals and socket flags are gone. The server must start with no
+--data-dir, serve a host and a phone, carry a change to a live page and notice when that page
+goes, and no import of a blocked module may come from the app itself.
 `--workers 2` there must answer with a sentence, not a traceback."""
 
 import json
 import os
 import subprocess
 import sys
+import time
 
-from conftest import free_port
+import benchlib
+from conftest import HX, free_port
 from test_install import read_banner, walk
 
 # (and the PostgreSQL part, an extra a laptop may not have: see pyproject.toml)
@@ -27,7 +30,7 @@ SIGNAL_CALLS_UNIX_ONLY = ["alarm", "pause", "setitimer", "getitimer", "siginterr
 
 # Runs as `python -c CHILD serve …`: takes the Unix-only parts away, then is `companion`.
 CHILD = r"""
-import json, os, signal, sys, runpy
+import json, os, signal, socket, sys, runpy
 
 BLOCKED, OS_UNIX_ONLY, SIGNALS_EVERYWHERE, SIGNAL_CALLS, LOG = json.loads(os.environ["UNIX_AWAY"])
 
@@ -57,6 +60,7 @@ for name in OS_UNIX_ONLY:
 for name in dir(signal):
     if (name.startswith("SIG") and name not in SIGNALS_EVERYWHERE) or name in SIGNAL_CALLS:
         delattr(signal, name)
+del socket.MSG_DONTWAIT  # a flag of recv() that Windows does not have
 sys.argv = ["companion", *sys.argv[1:]]
 runpy.run_module("companion", run_name="__main__", alter_sys=True)
 """
@@ -88,6 +92,7 @@ def test_the_default_server_runs_without_anything_unix_only(tmp_path):
     try:
         banner = read_banner(server)
         fetched = walk(f"http://127.0.0.1:{port}")
+        live_page_comes_and_goes(port)
         assert server.poll() is None
     finally:
         server.terminate()
@@ -98,6 +103,24 @@ def test_the_default_server_runs_without_anything_unix_only(tmp_path):
     ours = os.path.dirname(companion.__file__)
     from_the_app = [(name, caller) for name, caller in attempts(log) if caller.startswith(ours)]
     assert from_the_app == [], f"the app imports what Windows lacks: {from_the_app}"
+
+
+def live_page_comes_and_goes(port):
+    code, phones = benchlib.new_table(port, 1)
+    stream = benchlib.event_stream(port, code, timeout=10)
+    data = b""
+    while b"retry:" not in data:  # the stream is open
+        data += stream.recv(4096)
+    seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
+    assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
+                          HX)[0] == 200
+    while b"event: live" not in data:
+        data += stream.recv(65536)
+    stream.close()
+    deadline = time.time() + 15
+    while json.loads(phones[0].get("/healthz")[2])["open_streams"] and time.time() < deadline:
+        time.sleep(0.2)
+    assert json.loads(phones[0].get("/healthz")[2])["open_streams"] == 0
 
 
 def test_workers_say_in_a_sentence_that_gunicorn_cannot_run_here(tmp_path):
