@@ -36,6 +36,9 @@ def _peer_gone(environ, off):
     (off_loop); under gunicorn, a peek at the socket, so no stream outlives its phone long."""
     if off is not None:
         return off.gone
+    gone = environ.get("waitress.client_disconnected")  # a waitress off_loop does not know
+    if gone is not None:
+        return gone
     sock = environ.get("gunicorn.socket")
     raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the real one
     if raw is None or not hasattr(raw, "recv"):

@@ -47,10 +47,14 @@ class OffLoop:
 
     @classmethod
     def of(cls, environ):
-        """The stream's connection, or None when the server is not waitress."""
+        """The stream's connection, or None when the server is not waitress (or a waitress
+        whose insides differ from those this was written for: pyproject.toml pins 3.x)."""
         gone = environ.get("waitress.client_disconnected")
         channel = getattr(gone, "__self__", None)
-        if getattr(channel, "_map", None) is None or getattr(channel, "_fileno", None) is None:
+        server = getattr(channel, "server", None)
+        if (getattr(channel, "_fileno", None) is None or not isinstance(getattr(channel, "_map", None), dict)
+                or not hasattr(channel, "total_outbufs_len") or not hasattr(server, "adj")
+                or not hasattr(getattr(server, "trigger", None), "pull_trigger")):
             return None
         return cls(channel)
 
