@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 from browser_steps import sit_down
-from test_screens_browser import table_of
+from test_screens_browser import ana_and_others, table_of
 
 pytest.importorskip("playwright.sync_api")
 
@@ -47,3 +47,25 @@ def test_an_undo_tapped_on_a_line_that_just_arrived_goes_through_htmx(live_serve
     other.locator("#log-list li[data-event].undone").first.wait_for()
     assert other.evaluate("() => window.stayedPut === true"), "the Undo left the page: htmx never saw its form"
     assert other.url == ana.url
+
+
+def test_a_change_to_the_own_block_keeps_its_open_fold_and_the_amount_typed_in_it(live_server, new_phone):
+    # Bob gives Ana a point while she types an amount in her own block's open fold: the block
+    # changes shape (the +1 badge comes) and is brought up to date in place, the same node,
+    # with the fold still open, the amount and the focus where she left them.
+    _, ana, code = ana_and_others(live_server, new_phone, "generic", 0)
+    bob = new_phone("Pixel 7")
+    sit_down(bob, f"{live_server.url}/t/{code}", "Bob")
+    ana.locator("#live-body .others .other", has_text="Bob").wait_for()  # her stream is open
+    ana.locator("#me details.more > summary").click()
+    field = ana.locator("#me details.more input[name=delta]")
+    field.fill("5")
+    ana.evaluate("() => { document.getElementById('me').keptNode = true; }")
+    bob.locator("details.fix-scores > summary").click()
+    bob.get_by_role("button", name="Ana plus 1").click()
+    ana.locator("#me .me-head .delta").wait_for()
+    assert ana.locator("#me .me-head .score").inner_text() == "1"
+    assert ana.evaluate("() => document.getElementById('me').keptNode === true"), "the block was replaced"
+    assert ana.locator("#me details.more").evaluate("d => d.open")
+    assert field.input_value() == "5"
+    assert ana.evaluate("() => document.activeElement && document.activeElement.name") == "delta"
