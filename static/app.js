@@ -601,7 +601,9 @@
     return node.nodeType === 1 && (node.matches(HELD) || !!node.querySelector(HELD) || node.contains(active));
   }
   function inPlace(target, el, active) {
-    if (target.nodeType !== 1 || target.hasAttribute("data-page-owned") || target.tagName === "TEXTAREA") return true;
+    // A node that holds nothing of the person's may lose any of its inside: no walk (a
+    // search in the browser's own code is far quicker than this one over both trees).
+    if (!holding(target, active) || target.hasAttribute("data-page-owned") || target.tagName === "TEXTAREA") return true;
     var a = target.firstChild, b = el.firstChild;
     for (; a && b && alike(a, b); a = a.nextSibling, b = b.nextSibling) {
       if (!inPlace(a, b, active)) return false;
