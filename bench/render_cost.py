@@ -49,7 +49,9 @@ GAMES = {
                     + [("host", "initiative.roll", {}),
                        ("host", "order.confirm", lambda view: {"order": ",".join(str(s["id"]) for s in view["seats"])}),
                        ("host", "round.next", lambda view: {"to": view["next_step"]})],
-                    ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 6 % 2)})),
+                    # up for 24 changes, down for 24: each seat evens out with 6 seats or 8
+                    # (bench/phone_apply.py), so none goes below 0 however long the run
+                    ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 24 % 2)})),
     "assassins": (4, [], ("points", lambda seat, n: {"seat": seat, "delta": 1})),
     "blackmail": (4, [("host", "game.start", lambda view: {"to": view["to"]["start"], "tracking": "full",
                                                            "first_player": "random"})],
