@@ -270,7 +270,8 @@ ONE_SEAT = {"score", "upper_hand.change", "points", "play", "dealt.play"}
 
 def round_over(state):
     """Did this change end the round (Blackmail: the deck ran out or one seat is left)?"""
-    r = state.get("round") or {}
+    r = state.get("round")
+    r = r if isinstance(r, dict) else {}  # Danger Zone's round is its number
     return state.get("phase") == "game_over" or bool(r.get("result")) or r.get("stage", "playing") != "playing"
 
 
