@@ -247,15 +247,15 @@ def measure(app, game, changes, pages_open):
             "cpu_ms_per_change": round(total / changes * 1000, 2),
             "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
             **summary("phone_bytes", sizes), **summary("other_bytes", others),
-            **summary("one_seat_bytes", [sizes[n] for n in single], [n for n in single if n < 10],
-                      [n for n in single if n >= 100], sizes)}
+            **summary("one_seat_bytes", [sizes[n] for n in single], [sizes[n] for n in single if n < 10],
+                      [sizes[n] for n in single if n >= 100])}
 
 
-def summary(name, sizes, first=None, late=None, every=None):
+def summary(name, sizes, first=None, late=None):
     """Median, largest, and the mean of the first 10 changes and of those after the 100th
-    (or of the changes at the indices `first` and `late` of `every`)."""
-    first = sizes[:10] if first is None else [every[n] for n in first]
-    late = sizes[100:] if late is None else [every[n] for n in late]
+    (or of `first` and `late`, when the sizes are a pick of the changes)."""
+    first = sizes[:10] if first is None else first
+    late = sizes[100:] if late is None else late
     return {f"{name}_p50": round(statistics.median(sizes)) if sizes else None,
             f"{name}_max": max(sizes, default=None),
             f"{name}_first10": round(statistics.mean(first)) if first else None,
