@@ -19,7 +19,7 @@ from typing import NamedTuple
 from flask import render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, games, parts, store
+from . import access, games, parts, shared_runs, store
 from .db import get_db
 
 OPEN, CLOSE = "<!--part:", "<!--/part-->"
@@ -157,7 +157,10 @@ def sse_lines(html):
     one space, so the html goes as one line: a page shows such a run as one space (no live
     piece holds a <pre> or <textarea>; one that did would go as written), and a template's
     line breaks and blank lines were a tenth of a message, "data: " for each. The marks of
-    pieces and lists stay here: the page finds its pieces by their ids."""
+    pieces and lists stay here: the page finds its pieces by their ids. A run the page holds
+    once goes by its name (shared_runs.py)."""
+    if "<!--s:" in html:
+        html = shared_runs.named(html)
     if "<pre" in html or "<textarea" in html:
         return "data: " + html.replace("\n", "\ndata: ") + "\n"
     return "data: " + _LINE_BREAKS.sub(" ", _MARKS.sub("", html)).strip() + "\n"

@@ -751,6 +751,14 @@
     var holder = document.createElement("template");
     holder.innerHTML = html;
     var active = document.activeElement, activeId = active && active.id, touched = [], missing = "";
+    // A run every copy of a card shares comes by its name when the page holds it once
+    // (companion/shared_runs.py): a copy of the page's goes in its place.
+    var runs = holder.content.querySelectorAll("template[data-s]");
+    for (var r = 0; r < runs.length; r++) {
+      var copy = document.getElementById("s-" + runs[r].getAttribute("data-s"));
+      if (copy) runs[r].replaceWith(copy.content.cloneNode(true));
+      else missing = (missing ? missing + ", " : "") + "s-" + runs[r].getAttribute("data-s");
+    }
     // A node idiomorph kept is looked at again by htmx only if one of its hx- attributes
     // changed (htmx.process walks the node's whole inside, hx-on search included, even when
     // it then finds nothing new); a node it added is always.

@@ -34,13 +34,24 @@ def span_of(html, ident):
     return found[0], element_at(html, found[0])
 
 
-def apply(page, message, outside=()):
+RUN = re.compile(r'<template data-s="([\w-]+)"></template>')
+COPY = re.compile(r'<template id="s-([\w-]+)">(.*?)</template>', re.S)
+
+
+def runs_of(page):
+    """The runs a whole page holds once (companion/shared_runs.py): {name: html}."""
+    return dict(COPY.findall(page))
+
+
+def apply(page, message, outside=(), runs=None):
     """The page (html) with one stream message's swaps done: a morph (into the element with
     the id, or the one it names after `:#`), a list's lines put in after its top line, a line
     replaced or deleted, an element's tag alone replaced. Swaps whose target id starts with
-    one of `outside` are for parts the html does not hold, and are left out."""
+    one of `outside` are for parts the html does not hold, and are left out. A run the message
+    names takes the page's copy from `runs` (runs_of the whole page)."""
     assert message.startswith("id: ")
     data = "\n".join(line[6:] for line in message.split("\n") if line.startswith("data: "))
+    data = RUN.sub(lambda run: (runs or {})[run[1]], data)
     for swap in re.finditer(r'<[a-zA-Z][\w:-]*(?: id="([^"]*)")? hx-swap-oob="([^"]*)"', data):
         ident, how = swap.groups()
         target = how.partition(":#")[2] or ident

@@ -6,8 +6,9 @@ shows what a fresh fragment shows."""
 import re
 
 import render_cost  # bench/ (on the path from conftest): the moves its Blackmail rounds take
-from stream_apply import apply, element_at
-from test_pieces import Screen, ids, ok, read, start, streams, version
+from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
+from stream_apply import apply, element_at, runs_of
+from test_pieces import Screen, deals, ids, ok, read, start, streams, version  # noqa: F401 (a fixture)
 
 LIMIT = 4000  # bytes: issue 37's target for a one-seat change
 # A protection changes the seats four of a phone's cards may pick (four small pieces): the turn
@@ -17,7 +18,7 @@ LIMIT_PROTECTED = 4500
 
 def shown(html):
     """What a browser shows of the board: no markers, white space as one space."""
-    html = re.sub(r"<!--/?[ol](?::[^>]*)?-->", "", html)
+    html = re.sub(r"<!--/?[ols](?::[^>]*)?-->", "", html)
     return " ".join(html.split()).replace("> <", "><")
 
 
@@ -94,3 +95,44 @@ def test_a_round_and_a_new_one_send_pieces_and_the_page_ends_as_a_fresh_one(app,
     assert all(size <= 20000 for _, n, size, _ in sizes if n == messages), sizes
     # the history gained its first round as a line
     assert 'id="bm-hist-1"' in docs["ana"] and "History (1 rounds)" in docs["ana"]
+
+
+class DealtTable:
+    """What the bench's dealt moves (render_cost.blackmail_dealt) read, over the test's phones."""
+
+    def __init__(self, host, phones):
+        self.host, self.phones = host, phones
+
+    def view(self):
+        return self.host.state()["state"]
+
+    def by_seat(self, seat):
+        return next(phone for phone in self.phones if phone.seat == seat)
+
+
+def test_a_dealt_round_by_pieces_ends_as_a_fresh_page(app, host, join, deals):
+    """Dealt by the app, a round to its end and the next one's deal: every message of two
+    phones, the host and the table screen applied in turn gives the board a fresh render
+    gives. A drawn card's words come by name, and the page puts its own copy in
+    (companion/shared_runs.py)."""
+    host.start("blackmail")
+    phones = [join(host, name) for name in ("Ana", "Bo", "Cy", "Di")]
+    start(host, phones[0].seat, "dealt", deals, [MALORY, LANA, CYRIL, KRUEGER, PAM, ARCHER, CHERYL, RAY, PAM])
+    deals.append(([RAY, PAM, CHERYL, KRUEGER, ARCHER, CYRIL], (0, 1, 2, 3, 4)))  # the next round's
+    pages = {"ana": (phones[0], "player"), "di": (phones[3], "player"), "host": (host, "host"),
+             "screen": (Screen(app, host.code), "screen")}
+    opened = streams(pages, version(phones[0]))
+    docs = {name: board(*pages[name]) for name in pages}
+    whole = phones[0].client.get(f"/t/{host.code}/me").get_data(as_text=True)
+    runs = runs_of(whole)
+    assert {"bm-sum-1", "bm-effect-8", "bm-name-1", "bm-name-2"} <= set(runs)
+    table, named, messages = DealtTable(host, phones), 0, 0
+    while host.state()["state"]["round"]["number"] == 1:
+        who, kind, form = render_cost.blackmail_dealt(table)
+        ok((host if who == "host" else who).act(kind, **form))
+        messages += 1
+        for name, message in read(opened).items():
+            named += 'data-s="bm-sum-' in message
+            docs[name] = apply(docs[name], message, outside=("log-", "live-log", "live-admin"), runs=runs)
+            assert shown(docs[name]) == shown(board(*pages[name])), (name, messages)
+    assert messages > 8 and named >= 2  # each phone's turn brought a drawn card at least once

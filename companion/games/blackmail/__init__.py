@@ -30,5 +30,10 @@ from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, 
                     TRACKING_LABELS, TRACKING_MODES, VP_TO_WIN, card_label, character_name,
                     vp_target)
 from .rules import DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind (games.base)
-from .view import describe, play_text, public_data, view_for
+from .view import character_rows, describe, play_text, public_data, view_for
+
+
+def shared_view():
+    """What the runs a page holds once read (shared_runs.py, _runs.html): the eight cards."""
+    return {"characters": character_rows()}
 

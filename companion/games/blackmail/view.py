@@ -247,6 +247,13 @@ def pick_card_facts(view, number, seat):
                                     for c in view["characters"]]}}
 
 
+def character_rows():
+    """The eight characters as every page lists them (a view's card count adds its counts)."""
+    return [{"number": c["number"], "name": c["name"], "short": SHORT_NAMES[c["number"]],
+             "rule": RULE_IDS[c["number"]], "copies": c["copies"], "effect": c["effect"],
+             "target": c["target"], "names": c["names"]} for c in CHARACTERS]
+
+
 def view_for(state, viewer):
     viewer = viewer or {}
     viewer_seat = viewer.get("seat") if viewer.get("role") == "seat" else None
@@ -270,15 +277,10 @@ def view_for(state, viewer):
                        hand=r["hands"].get(sid))
         seats.append(row)
     players = len(state["seats"])
-    characters = []
-    for c in CHARACTERS:
-        row = {"number": c["number"], "name": c["name"], "short": SHORT_NAMES[c["number"]],
-               "rule": RULE_IDS[c["number"]], "copies": c["copies"], "effect": c["effect"],
-               "target": c["target"], "names": c["names"]}
-        if full:
-            row["seen"] = seen[c["number"]]
-            row["unaccounted"] = c["copies"] - seen[c["number"]]
-        characters.append(row)
+    characters = character_rows()
+    for row in characters if full else ():
+        row["seen"] = seen[row["number"]]
+        row["unaccounted"] = row["copies"] - seen[row["number"]]
     is_host = viewer.get("role") == "host"
     d = r["deal"] if dealt else None
     playing = turn is not None
