@@ -97,19 +97,6 @@ def test_a_round_and_a_new_one_send_pieces_and_the_page_ends_as_a_fresh_one(app,
     assert 'id="bm-hist-1"' in docs["ana"] and "History (1 rounds)" in docs["ana"]
 
 
-class DealtTable:
-    """What the bench's dealt moves (render_cost.blackmail_dealt) read, over the test's phones."""
-
-    def __init__(self, host, phones):
-        self.host, self.phones = host, phones
-
-    def view(self):
-        return self.host.state()["state"]
-
-    def by_seat(self, seat):
-        return next(phone for phone in self.phones if phone.seat == seat)
-
-
 def test_a_dealt_round_by_pieces_ends_as_a_fresh_page(app, host, join, deals):
     """Dealt by the app, a round to its end and the next one's deal: every message of two
     phones, the host and the table screen applied in turn gives the board a fresh render
@@ -126,7 +113,7 @@ def test_a_dealt_round_by_pieces_ends_as_a_fresh_page(app, host, join, deals):
     whole = phones[0].client.get(f"/t/{host.code}/me").get_data(as_text=True)
     runs = runs_of(whole)
     assert {"bm-sum-1", "bm-effect-8", "bm-name-1", "bm-name-2"} <= set(runs)
-    table, named, messages = DealtTable(host, phones), 0, 0
+    table, named, messages = render_cost.Table(host, phones), 0, 0  # what the bench's moves read
     while host.state()["state"]["round"]["number"] == 1:
         who, kind, form = render_cost.blackmail_dealt(table)
         ok((host if who == "host" else who).act(kind, **form))
