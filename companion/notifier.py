@@ -292,12 +292,49 @@ def message(version, parts, sent=None):
         if old is not None and old[0] == html:
             continue
         changed = _changes(pieces, old[1]) if pieces and old is not None and old[1] else None
-        out.append(pages.sse_lines(html) if changed is None else "".join(map(pages.sse_lines, changed)))
+        out.append(pages.sse_lines(html) if changed is None else "".join(changed))
     return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
 
 
+_lines = {}  # (what a swap is made of) -> its SSE line: the same piece goes to every phone
+LINES_KEPT = 1024
+
+
+def _line(make, *key):
+    """An SSE line for one swap, made once for all the streams that send it: a changed
+    seat line or log line goes to every phone of the table (their pieces are the same
+    strings, split once), and each would otherwise build and clean the same line."""
+    found = _lines.get((make, key))
+    if found is None:
+        if len(_lines) >= LINES_KEPT:
+            _lines.clear()
+        found = _lines[(make, key)] = pages.sse_lines(make(*key))
+    return found
+
+
+def _morph(body, before):
+    """A piece morphed into the element as the page has it (its id may have changed)."""
+    return pages.out_of_band(body.strip(), pages.element_id(before.strip()))
+
+
+def _replace(body):
+    return pages.out_of_band(body.strip(), how="outerHTML")
+
+
+def _attrs(tag):
+    return pages.out_of_band(tag + f"</{pages.tag_name(tag)}>", how="attrs")
+
+
+def _insert(after, *bodies):
+    return f'<div hx-swap-oob="afterend:#{after}">' + "".join(body.strip() for body in bodies) + "</div>"
+
+
+def _delete(ident):
+    return f'<i id="{ident}" hx-swap-oob="delete"></i>'
+
+
 def _changes(new, old):
-    """The swaps that turn `old` (a pages.Piece as last sent) into `new`, or None when they
+    """The swaps (SSE lines) that turn `old` (a pages.Piece as last sent) into `new`, or None when they
     cannot say it (its own frame changed, a list's lines were reordered or new ones came in
     the middle): then `new` goes whole. New lines at a list's top go in after its first
     element, a hidden one with the id LIST-top; new lines at its end go in after its last
@@ -311,7 +348,7 @@ def _changes(new, old):
         if (not tag or pages.element_id(tag) != pages.element_id(old_tag)
                 or not pages.same_frame(rest, old_rest)):
             return None
-        out.append(pages.out_of_band(tag + f"</{pages.tag_name(tag)}>", how="attrs"))
+        out.append(_line(_attrs, tag))
     for where, ids in new.lists.items():
         was = old.lists.get(where, ())
         lines.update(ids)
@@ -326,19 +363,18 @@ def _changes(new, old):
                 after = ids[-len(fresh) - 1]
             else:
                 return None
-            out.append(f'<div hx-swap-oob="afterend:#{after}">'
-                       + "".join(new.pieces[i].body.strip() for i in fresh) + "</div>")
+            out.append(_line(_insert, after, *(new.pieces[i].body for i in fresh)))
             added.update(fresh)
-        out += [f'<i id="{i}" hx-swap-oob="delete"></i>' for i in was if i not in now]
+        out += [_line(_delete, i) for i in was if i not in now]
     for ident, piece in new.pieces.items():
         before = old.pieces.get(ident)
         if ident in added or before is None or before.body == piece.body:
             continue
         inner = _changes(piece, before) if piece.pieces or piece.lists else None
         if inner is None and ident in lines:  # a line: replaced whole
-            inner = [pages.out_of_band(piece.body.strip(), how="outerHTML")]
+            inner = [_line(_replace, piece.body)]
         elif inner is None:  # morphed into the element as the page has it (its id may have changed)
-            inner = [pages.out_of_band(piece.body.strip(), pages.element_id(before.body.strip()))]
+            inner = [_line(_morph, piece.body, before.body)]
         out += inner
     return out
 
