@@ -165,11 +165,12 @@ def render(template, context):
     return _Part(current_app.jinja_env.get_template(template).render(context))
 
 
-def _marked(html, opening, closing, pick):
-    """`html` with every `<!--{opening}ID-->body<!--{closing}-->` replaced by pick(ID, body).
-    It runs for every viewer on every change: a shared part is split once, with plain
-    string splitting (several times quicker than a regular expression over the same 20-40
-    KB, and on a plain str: Markup's own split wraps every piece in a new Markup)."""
+def _split_marked(html, opening, closing):
+    """`html` cut at every `<!--{opening}ID-->body<!--{closing}-->`: [the text before the first,
+    then (ID, body, the text after it) for each], kept on a shared part (split once for every
+    viewer of its version). Plain string splitting: several times quicker than a regular
+    expression over the same 20-40 KB, and on a plain str (Markup's own split wraps every
+    piece in a new Markup)."""
     split = html.__dict__ if isinstance(html, _Part) else {}
     pieces = split.get(opening)
     if pieces is None:
@@ -179,11 +180,34 @@ def _marked(html, opening, closing, pick):
             ident, _, rest = piece.partition("-->")
             body, _, after = rest.partition(closing)
             pieces.append((int(ident), body, after))
+    return split, pieces
+
+
+def _marked(html, opening, closing, pick):
+    """`html` with every `<!--{opening}ID-->body<!--{closing}-->` replaced by pick(ID, body).
+    It runs for every viewer on every change, on a part split once (_split_marked)."""
+    pieces = _split_marked(html, opening, closing)[1]
     out = [pieces[0]]
     for ident, body, after in pieces[1:]:
         out.append(pick(ident, body))
         out.append(after)
     return Markup("".join(out))
+
+
+def _unmarked(html, opening, closing):
+    """(`html` with its marks taken out and every body kept, {ID: where its body starts and
+    ends in it}, or None where an ID is marked twice): a viewer that swaps one body cuts
+    the text there, rather than joining every piece again."""
+    split, pieces = _split_marked(html, opening, closing)
+    found = split.get((opening, "whole"))
+    if found is None:
+        out, spans, at = [pieces[0]], {}, len(pieces[0])
+        for ident, body, after in pieces[1:]:
+            spans[ident] = None if ident in spans else (at, at + len(body))
+            out += (body, after)
+            at += len(body) + len(after)
+        found = split[(opening, "whole")] = ("".join(out), spans)
+    return found
 
 
 def seat_of(seats, seat_id):
@@ -194,11 +218,25 @@ def seat_of(seats, seat_id):
 def swap_seat(rows_html, seat, own=""):
     """A shared list with a row per seat (each between <!--sID--> and <!--/s-->), with this
     viewer's own seat taken out, or `own` (rendered for the viewer) put in its place."""
-    return _marked(rows_html, "<!--s", "<!--/s-->", lambda ident, body: own if ident == seat else body)
+    whole, spans = _unmarked(rows_html, "<!--s", "<!--/s-->")
+    if seat not in spans:
+        return Markup(whole)
+    span = spans[seat]
+    if span is None:  # a seat marked twice: each of its rows swapped
+        return _marked(rows_html, "<!--s", "<!--/s-->", lambda ident, body: own if ident == seat else body)
+    return Markup("".join((whole[:span[0]], own, whole[span[1]:])))
 
 
 def keep_undo(log_html, log, viewer):
     """The shared log with only the Undo buttons this viewer may use (the table screen: none)."""
-    mine = set() if viewer is None else {
-        e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer)}
-    return _marked(log_html, "<!--u", "<!--/u-->", lambda ident, body: body if ident in mine else "")
+    mine = frozenset() if viewer is None else frozenset(
+        e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer))
+    # kept on the shared part for each set of buttons: the viewers that may use the same ones
+    # (every phone, where anyone may undo) share one copy
+    split = _split_marked(log_html, "<!--u", "<!--/u-->")[0]
+    found = split.get(("undo", mine))
+    if found is None:
+        found = _marked(log_html, "<!--u", "<!--/u-->", lambda ident, body: body if ident in mine else "")
+        if len(split) < 64:
+            split[("undo", mine)] = found
+    return found
