@@ -241,6 +241,21 @@ class Notifier:
                 with table.changed:
                     table.changed.notify_all()
 
+    @staticmethod
+    def _shown(table, look, known, done):
+        """The parts a page holds when it shows the table's newest version (loaded at it, or
+        back with it as its last message's id): rendered now, shared with the other pages of
+        its kind, so the next change sends what changed rather than every part. None if the
+        table moved on meanwhile (the page is behind: it gets every part) or the render failed."""
+        try:
+            try:
+                version, found = table.parts(look)[:2]
+            finally:
+                done()
+        except Exception:  # the database is away, say: the next change sends every part
+            return None
+        return found if version == known else None
+
     def stream(self, key, heartbeat, look=None, known=0, done=lambda: None):
         """Yield SSE messages for one opened stream until its phone goes away: on each newer
         version, the parts of the asker's fragment (see _Table.parts for `look`) that differ
@@ -251,6 +266,8 @@ class Notifier:
         try:
             seen, sent = known, None  # sent: the parts as last sent (None: the page's are unknown)
             yield "retry: 2000\n\n"
+            if known and table.version == known:
+                sent = self._shown(table, look, known, done)
             while key not in self._gone:
                 with table.changed:
                     if table.version <= seen:
