@@ -10,8 +10,10 @@ moves), then opens one seat's phone page (/t/CODE/me) in a real Chromium (Debian
 `throttle` times through the DevTools protocol (Emulation.setCPUThrottlingRate, as Lighthouse
 slows a phone), and makes `changes` more, one at a time: each is posted by the seat the moves
 pick, over HTTP, and the next waits until the page has shown it. With --bare the server's
-streams send only the version (live.py): what a message costs the page with nothing in it,
-the floor beside the same sitting's figures.
+streams send only the version (live.py), and the page changes one word of its own (a span at
+the end of the page) on each message: what a message that shows a change costs at the least,
+the floor beside the same sitting's figures. (A message that changes nothing on the page
+needs no new frame, and its time to the next one is shorter than any change's can be.)
 
 For each message the page measures, in its own clock: from the message event being
 dispatched (its arrival at the page's script) to the page's next frame after the app's
@@ -56,6 +58,15 @@ MEASURE = """
     const measured = function (event) {
       const start = performance.now();
       listener.call(this, event);
+      if (window.__oneWord) {  // --bare: the floor shows one word, as a real message shows its change
+        let word = document.getElementById("bench-word");
+        if (!word) {
+          word = document.createElement("span");
+          word.id = "bench-word";
+          document.body.appendChild(word);
+        }
+        word.textContent = event.lastEventId;
+      }
       const swapped = performance.now();
       requestAnimationFrame(() => setTimeout(() => window.__applied.push({
         id: +event.lastEventId, arrived: event.timeStamp, start, swapped,
@@ -166,6 +177,8 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
                           "url": f"http://127.0.0.1:{server.port}/t/{code}/"}])
     page = context.new_page()
     page.add_init_script(MEASURE)
+    if bare:
+        page.add_init_script("window.__oneWord = true;")
     page.goto(f"http://127.0.0.1:{server.port}/t/{code}/me")
     page.wait_for_selector("main[sse-connect]")
     cdp = context.new_cdp_session(page)
