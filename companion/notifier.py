@@ -302,7 +302,9 @@ def message(version, parts, sent=None):
     """One SSE message: the parts that differ from `sent` (all of them without it); of a part
     whose marked pieces alone changed (pages.pieces_of), only those pieces: each changed one
     morphed in place (or, if only pieces inside it changed, those), a list's new lines put in
-    at its top (or end) and its old ones deleted."""
+    at its top (or end) and its old ones deleted. The swaps go as one data line (the page
+    parses them as one html text, so a line apiece only cost each its "data: "), unless one
+    holds a <pre> or <textarea>, whose line breaks are its own."""
     out = []
     for name, (html, pieces) in parts.items():
         old = sent.get(name) if sent else None
@@ -310,7 +312,10 @@ def message(version, parts, sent=None):
             continue
         changed = _changes(pieces, old[1]) if pieces and old is not None and old[1] else None
         out.append(pages.sse_lines(html) if changed is None else "".join(changed))
-    return f"id: {version}\nevent: live\n" + ("".join(out) or "data: \n") + "\n"
+    data = "".join(out) or "data: \n"
+    if "<pre" not in data and "<textarea" not in data:
+        data = data.replace("\ndata: ", "")
+    return f"id: {version}\nevent: live\n{data}\n"
 
 
 _lines = {}  # (what a swap is made of) -> its SSE line: the same piece goes to every phone

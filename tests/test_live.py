@@ -37,7 +37,7 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     two = notifier.stream(notifier.open(2, 7), 0.05, two_render, known=7)
     assert next(one).startswith("retry:") and next(two).startswith("retry:")
     # One page is behind: it gets every part; the other shows version 7 already.
-    assert next(one) == "id: 5\nevent: live\ndata: <div id='x'>one at 5</div>\ndata: same\n\n"
+    assert next(one) == "id: 5\nevent: live\ndata: <div id='x'>one at 5</div>same\n\n"
     assert next(two).startswith(":")
     one_state["version"] = 6
     notifier.publish(1, 6)
@@ -46,7 +46,7 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     one_state["version"] = 9  # a message that skips a version (the stream was slow) has every part
     one_state["previous"] = 8
     notifier.publish(1, 9)
-    assert next(one) == "id: 9\nevent: live\ndata: <div id='x'>one at 9</div>\ndata: same\n\n"
+    assert next(one) == "id: 9\nevent: live\ndata: <div id='x'>one at 9</div>same\n\n"
     assert next(two).startswith(":")
     assert notifier.open_streams == 2
     one.close()
@@ -62,7 +62,7 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
         next(stream)
     state["version"] = 2
     notifier.publish(1, 2)
-    assert {next(stream) for stream in streams} == {"id: 2\nevent: live\ndata: <div id='x'>screen at 2</div>\ndata: same\n\n"}
+    assert {next(stream) for stream in streams} == {"id: 2\nevent: live\ndata: <div id='x'>screen at 2</div>same\n\n"}
     assert state["calls"] == 1
     for stream in streams:
         stream.close()
