@@ -184,8 +184,7 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     time.sleep(1.0)  # the stream is open
-    # A stream's first message carries every part (it cannot know what the page holds): one
-    # change first, not counted.
+    # One change first, not counted: the page settles after its first message.
     wait_until(page, tap(host, phones, change, before))
     page.evaluate("() => { window.__applied = []; }")
     events = []

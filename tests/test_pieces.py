@@ -66,7 +66,7 @@ def test_a_new_line_goes_in_and_the_oldest_shown_goes_out(app, host, join):
     opened = streams({"ana": (ana, "player"), "screen": (Screen(app, host.code), "screen"),
                       "host": (host, "host")}, version(ana))
     ok(bo.act("score", seat=bo.seat, delta=1))
-    read(opened)  # a stream's first message carries every part
+    read(opened)  # (the test looks at the next change)
     log = [e["id"] for e in host.state()["log"] if e["text"]]
     ok(bo.act("score", seat=bo.seat, delta=2))
     new = version(bo)

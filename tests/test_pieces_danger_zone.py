@@ -79,7 +79,7 @@ def test_an_upper_hand_change_sends_that_seats_pieces_only(app, host, join):
     opened = streams({"bo": (bo, "player"), "cy": (cy, "player"), "host": (host, "host"),
                       "screen": (Screen(app, host.code), "screen")}, version(ana))
     ok(ana.act("upper_hand.change", seat=di.seat, delta=1, reason="Insult"))
-    read(opened)  # a stream's first message carries every part
+    read(opened)  # (the test looks at the next change)
     ok(ana.act("upper_hand.change", seat=bo.seat, delta=1, reason="Insult"))
     sent = read(opened)
     b, d = bo.seat, di.seat
