@@ -103,11 +103,16 @@ def live_parts(table, page, viewer, folded=None):
     values = context(table, viewer, page, folded=folded)
     html = render_template("tables/_live.html", **values)
     found = {}
-    for piece in html.split(OPEN)[1:]:  # each part: its name, then its element with an id
-        name, _, rest = piece.partition("-->")
-        swap = out_of_band(rest[:rest.index(CLOSE)].strip())
+    find, at = html.find, html.find(OPEN)
+    while at != -1:  # each part: its name, then its element with an id (each cut once)
+        named = html.index("-->", at)
+        following = find(OPEN, named)
+        ends = html.index(CLOSE, named, len(html) if following == -1 else following)
+        name = html[at + len(OPEN):named]
+        swap = out_of_band(html[named + 3:ends].strip())
         found[name] = (swap, _pieces_kept(swap, (table.id, table.code, page, viewer and viewer["role"],
                                                   viewer and viewer["seat"], name)))
+        at = following
     log = values["folded"].log  # every event has its line: the one before is the version before
     return Rendered(values["version"], found, html, log[-2]["id"] if len(log) > 1 else 0)
 
@@ -116,10 +121,17 @@ def out_of_band(element, at=None, how="morph"):
     """An element whose first attribute is its id, marked to be morphed into its place, or
     into the element with the id `at` (a piece whose id changed: a fold that must start
     closed once the points it speaks of have changed); `how` another swap (a list's line)."""
-    start, _, tail = element.partition('"')
-    ident, _, tail = tail.partition('"')
+    opens = element.find('"')
+    closes = element.find('"', opens + 1) if opens != -1 else -1
+    if closes == -1:  # no quoted id to cut at: put together as it always was
+        start, _, tail = element.partition('"')
+        ident, _, tail = tail.partition('"')
+        head = f'{start}"{ident}"'
+    else:  # cut once, at the id's end (a fragment's part is 10-20 KB)
+        start, ident = element[:opens], element[opens + 1:closes]
+        head, tail = element[:closes + 1], element[closes + 1:]
     swap = how if at is None or at == ident else f"{how}:#{at}"
-    swapped = f'{start}"{ident}" hx-swap-oob="{swap}"{tail}'
+    swapped = f'{head} hx-swap-oob="{swap}"{tail}'
     wrap = _TABLE_PARTS.get(tag_name(start))
     return f"{wrap[0]}{swapped}{wrap[1]}" if wrap else swapped
 
@@ -203,8 +215,6 @@ def pieces_of(part, hint=None):
         if end == -1:
             return None
         kind, after = part[at + 4:at + 6], end + 3
-        following = find("<!--", after)
-        text = part[after:following] if following != -1 else part[after:]
         if kind == "o:":
             ident = part[at + 6:end]
             if node[5] is None:
@@ -220,6 +230,10 @@ def pieces_of(part, hint=None):
                 if node[5] is None:
                     node[2].append(part[after:at] if at != -1 else part[after:])
                 continue
+        # the text up to the next comment (a piece found again above skips its own)
+        following = find("<!--", after)
+        text = part[after:following] if following != -1 else part[after:]
+        if kind == "o:":
             node = [ident, after, [text], {}, {}, None, known]
             stack.append(node)
         elif kind == "/o":
