@@ -38,16 +38,18 @@ def parse(kind, form, state, actor, rng):
 
 def apply(state, event):
     kind, data = event["kind"], event["data"]
+    if kind == "score":
+        # A new state that shares the seats with the old one (a score changes none of them;
+        # a roster change copies them, games.base.apply_roster): a tap copies no seat list.
+        find_seat(state, data["seat"])
+        score = dict(state["score"])
+        score[data["seat"]] = score.get(data["seat"], 0) + data["delta"]
+        return {**state, "score": score,
+                "last_change": {"seat": data["seat"], "delta": data["delta"], "event": event["id"]}}
     state = copy.deepcopy(state)
     if kind == "seat.join":
         state["score"].setdefault(data["seat"], 0)
-    elif kind in ROSTER_KINDS:
-        pass
-    elif kind == "score":
-        find_seat(state, data["seat"])
-        state["score"][data["seat"]] = state["score"].get(data["seat"], 0) + data["delta"]
-        state["last_change"] = {"seat": data["seat"], "delta": data["delta"], "event": event["id"]}
-    else:
+    elif kind not in ROSTER_KINDS:
         raise RuleError("Unknown action.")
     return state
 
