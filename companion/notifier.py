@@ -310,12 +310,32 @@ def message(version, parts, sent=None):
         old = sent.get(name) if sent else None
         if old is not None and old[0] == html:
             continue
-        changed = _changes(pieces, old[1]) if pieces and old is not None and old[1] else None
+        changed = _part_changes(pieces, old[1]) if pieces and old is not None and old[1] else None
         out.append(pages.sse_lines(html) if changed is None else "".join(changed))
     data = "".join(out) or "data: \n"
     if "<pre" not in data and "<textarea" not in data:
         data = data.replace("\ndata: ", "")
     return f"id: {version}\nevent: live\n{data}\n"
+
+
+_said = {}  # (a part as split, the same part as last sent) -> its swaps
+SAID_KEPT = 128
+
+
+def _part_changes(new, old):
+    """_changes, worked out once for every stream that sends the same part after the same one
+    (a part many kinds render alike is split once: the log, where every phone may use the
+    same Undo buttons). Keyed by the two Pieces themselves, held with the answer so that
+    their ids stay theirs."""
+    key = (id(new), id(old))
+    found = _said.get(key)
+    if found is not None and found[0] is new and found[1] is old:
+        return found[2]
+    changed = _changes(new, old)
+    if len(_said) >= SAID_KEPT:
+        _said.clear()
+    _said[key] = (new, old, changed)
+    return changed
 
 
 _lines = {}  # (what a swap is made of) -> its SSE line: the same piece goes to every phone
