@@ -231,12 +231,16 @@ def keep_undo(log_html, log, viewer):
     """The shared log with only the Undo buttons this viewer may use (the table screen: none)."""
     mine = frozenset() if viewer is None else frozenset(
         e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer))
-    # kept on the shared part for each set of buttons: the viewers that may use the same ones
-    # (every phone, where anyone may undo) share one copy
-    split = _split_marked(log_html, "<!--u", "<!--/u-->")[0]
-    found = split.get(("undo", mine))
+    # kept on the shared part for the last few sets of buttons: the viewers that may use the
+    # same ones (every phone, where anyone may undo) share one copy
+    kept = _split_marked(log_html, "<!--u", "<!--/u-->")[0].setdefault("undo", {})
+    found = kept.get(mine)
     if found is None:
         found = _marked(log_html, "<!--u", "<!--/u-->", lambda ident, body: body if ident in mine else "")
-        if len(split) < 64:
-            split[("undo", mine)] = found
+        if len(kept) >= UNDO_COPIES:
+            kept.clear()
+        kept[mine] = found
     return found
+
+
+UNDO_COPIES = 4  # a table's log, kept with each of the last few sets of Undo buttons
