@@ -55,6 +55,27 @@ class Streams:
         self.seen[key] = {}
         self.selector.register(sock, selectors.EVENT_READ, key)
 
+    def answered(self, timeout=120):
+        """Wait until every stream has answered (its retry line comes once the server has set
+        it up: who sits where read, what the page holds rendered), so the taps that follow
+        are timed against streams that are open, not still opening."""
+        waiting = set(self.buffers)
+        deadline = time.time() + timeout
+        while waiting and time.time() < deadline:
+            for selected, _ in self.selector.select(0.2):
+                sock = selected.fileobj
+                if sock not in waiting:
+                    continue
+                try:
+                    chunk = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                self.bytes += len(chunk)
+                self.buffers[sock] += chunk
+                if b"retry:" in self.buffers[sock] or not chunk:
+                    waiting.discard(sock)
+        return not waiting
+
     def run(self):
         while self.running:
             for selected, _ in self.selector.select(0.2):
@@ -88,6 +109,7 @@ def read_elsewhere(port, specs, ready, stop, out):
     streams = Streams()
     for code, cookie, key, known in specs:
         streams.open(port, code, cookie, key, known)
+    streams.answered()
     ready.set()
     reader = threading.Thread(target=streams.run, daemon=True)
     reader.start()
@@ -147,8 +169,8 @@ def run(args, streams_total, database, cluster=None, bare=False):
         ready, stop, out = context.Event(), context.Event(), context.Queue()
         reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
         reader.start()
-        ready.wait(60)
-        time.sleep(1.0)  # every stream is open
+        ready.wait(180)  # every stream has answered
+        time.sleep(1.0)
         cpu_before = server.cpu_seconds()
         # The machine's other users of its cores: the database, and this bench (taps, reader).
         db_before = cluster.cpu_seconds() if cluster else 0.0

@@ -265,9 +265,9 @@ class Notifier:
         table = self._open[key][1]
         try:
             seen, sent = known, None  # sent: the parts as last sent (None: the page's are unknown)
-            yield "retry: 2000\n\n"
-            if known and table.version == known:
+            if known and table.version == known:  # before the first line: open means ready
                 sent = self._shown(table, look, known, done)
+            yield "retry: 2000\n\n"
             while key not in self._gone:
                 with table.changed:
                     if table.version <= seen:
