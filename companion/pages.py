@@ -171,7 +171,7 @@ def sse_lines(html):
     line breaks and blank lines were a tenth of a message, "data: " for each. The marks of
     pieces and lists stay here: the page finds its pieces by their ids. A run the page holds
     once goes by its name (shared_runs.py)."""
-    if "<!--s:" in html:
+    if "<!--run:" in html:
         html = shared_runs.named(html)
     if "<pre" in html or "<textarea" in html:
         return "data: " + html.replace("\n", "\ndata: ") + "\n"

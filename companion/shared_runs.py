@@ -1,6 +1,6 @@
 """Runs of html that a page holds once and a stream's message names instead of carrying.
 
-A template marks such a run `<!--s:KEY-->…<!--/s-->`: the same words in every copy, whoever
+A template marks such a run `<!--run:KEY-->…<!--/run-->`: the same words in every copy, whoever
 holds it (a Blackmail card's summary, what it does, the names it may name: most of a drawn
 card's bytes). Each page of the game's tables holds every run once, as `<template id="s-KEY">`
 (`games/<slug>/_runs.html`, rendered from the same macros); a message (pages.sse_lines) sends
@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from . import games
 
-RUN = re.compile(r"<!--s:([\w-]+)-->(.*?)<!--/s-->", re.S)
+RUN = re.compile(r"<!--run:([\w-]+)-->(.*?)<!--/run-->", re.S)  # not <!--/s-->: a seat row's (parts.swap_seat)
 _COPY = re.compile(r'<template id="s-([\w-]+)">(.*?)</template>', re.S)
 _lock = threading.Lock()
 

@@ -18,7 +18,7 @@ LIMIT_PROTECTED = 4500
 
 def shown(html):
     """What a browser shows of the board: no markers, white space as one space."""
-    html = re.sub(r"<!--/?[ols](?::[^>]*)?-->", "", html)
+    html = re.sub(r"<!--/?(?:[ol]|run)(?::[^>]*)?-->", "", html)
     return " ".join(html.split()).replace("> <", "><")
 
 
