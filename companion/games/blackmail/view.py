@@ -278,9 +278,10 @@ def view_for(state, viewer):
         seats.append(row)
     players = len(state["seats"])
     characters = character_rows()
-    for row in characters if full else ():
-        row["seen"] = seen[row["number"]]
-        row["unaccounted"] = row["copies"] - seen[row["number"]]
+    if full:
+        for row in characters:
+            row["seen"] = seen[row["number"]]
+            row["unaccounted"] = row["copies"] - seen[row["number"]]
     is_host = viewer.get("role") == "host"
     d = r["deal"] if dealt else None
     playing = turn is not None
