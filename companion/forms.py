@@ -7,7 +7,9 @@ for every phone, on every change (about a sixth of a phone's render). These read
 values from the calling template's context instead.
 
 A form posts with htmx into the live fragment and still works as a plain form (a phone
-without script). The tablet posts each seat's panel to that seat's own address, so it makes
+without script). Its address is written once, in `action`: its `hx-post` is empty (htmx would
+post to the page's own address; static/app.js sends it to the action), which spares every
+form sent live its address a second time. The tablet posts each seat's panel to that seat's own address, so it makes
 an `m` of its own per panel: `{% set m = forms(act_base) %}`.
 """
 
@@ -27,7 +29,7 @@ class Forms:
         csrf = ctx.get("csrf")
         return Markup("".join((
             f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
-            f' action="{target}" hx-post="{target}" class="{escape(class_)}"',
+            f' action="{target}" hx-post class="{escape(class_)}"',
             f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
             f'<input type="hidden" name="page" value="{escape(ctx.get("page", ""))}">',

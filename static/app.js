@@ -10,7 +10,14 @@
   }
 
   // Every change carries an id made here, so a resent tap is applied once by the server.
+  // A form whose hx-post is empty (companion/forms.py writes its address once, in `action`)
+  // posts there: htmx took the empty address for this page's (a button's formaction stands).
   document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.tagName === "FORM" && elt.getAttribute("hx-post") === "" && elt.getAttribute("action")
+        && event.detail.path === location.href) {
+      event.detail.path = elt.getAttribute("action");
+    }
     if (event.detail.verb === "post" && !event.detail.parameters.action_id) {
       event.detail.parameters.action_id = randomId();
     }
@@ -962,10 +969,11 @@
     document.addEventListener(name, followNight);
   });
 
-  // The turn cue (issue 24). A phone's own block (section.me) carries data-your-turn="KEY"
-  // while it is this seat's go (one key per turn), and data-news='[[key, text], ...]' for what
-  // someone else just did to this player. A key first seen after a stream message, or after
-  // the page caught up on waking, cues once: a short vibration and, if switched on, a beep
+  // The turn cue (issue 24). A phone's own block (section.me), or an element in it marked
+  // data-cue, carries data-your-turn="KEY" while it is this seat's go (one key per turn), and
+  // data-news='[[key, text], ...]' for what someone else just did to this player. A key first
+  // seen after a stream message, or after the page caught up on waking, cues once: a short
+  // vibration and, if switched on, a beep
   // (the two switches beside "Keep screen on", remembered on this phone), "Your turn" in the
   // tab title, and the words in the page's polite live region (#announce). Keys on the page
   // when it loads, and keys brought by this page's own tap, are only noted: a reload or your
@@ -999,12 +1007,15 @@
   }
   function lookForCues(cue) {
     var me = document.querySelector("section.me");
+    // The keys may sit on a small element of their own inside the block ([data-cue]): a turn
+    // coming then changes it, not the block's tag (Blackmail's _me.html).
+    var keys = me && (me.querySelector("[data-cue]") || me);
     if (plainTitle === null) plainTitle = document.title;
-    var turn = me && me.getAttribute("data-your-turn"), said = [];
+    var turn = keys && keys.getAttribute("data-your-turn"), said = [];
     var title = turn ? "Your turn · " + plainTitle : plainTitle;
     if (document.title !== title) document.title = title;
     var news = [];
-    try { news = JSON.parse((me && me.getAttribute("data-news")) || "[]"); } catch (e) { /* none */ }
+    try { news = JSON.parse((keys && keys.getAttribute("data-news")) || "[]"); } catch (e) { /* none */ }
     news.forEach(function (item) {
       if (!seenCues["news:" + item[0]]) said.push(item[1]);
       seenCues["news:" + item[0]] = true;
@@ -1013,7 +1024,7 @@
     if (turn) seenCues["turn:" + turn] = true;
     if (!cue || ownTaps) return;  // at load, or this page's own tap: noted, not cued
     if (newTurn) {
-      said.push(me.getAttribute("data-your-turn-text") || "Your turn.");
+      said.push(keys.getAttribute("data-your-turn-text") || me.getAttribute("data-your-turn-text") || "Your turn.");
       if (wanted(VIBRATE_KEY, true) && navigator.vibrate) navigator.vibrate([150, 80, 150]);
       if (wanted(SOUND_KEY, false)) beep();
     }

@@ -178,10 +178,10 @@ def test_a_card_played_sends_the_seats_it_touched_and_the_band(app, host, join):
     ok(bo.act("play", card=CHERYL, choice="protect"))  # Bo's turn ends, Cy's comes
     sent = read(opened)
     pieces = {i for i in ids(sent["di"]) if not i.startswith(("log-", "bm-play-"))}
-    # Di's own status line, Bo's and Cy's lines, the deck's count and the turn, the count of
+    # Di's own status line, Bo's and Cy's status lines, the deck's count and the turn, the count of
     # Cheryls, the cards played; in Di's own play form (on her page, hidden), how many Cheryls
     # are left and the seats her cards may pick (Bo is protected now): no whole board or form
-    assert pieces == {"bm-me-status", f"other-{bo.seat}", f"other-{cy.seat}", "bm-deck", "bm-turn",
+    assert pieces == {"bm-me-status", f"other-{bo.seat}-st", f"other-{cy.seat}-st", "bm-deck", "bm-turn",
                       "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", f"bm-left-{CHERYL}",
                       "bm-to-1", "bm-to-3", "bm-to-5", "bm-to-6"}
     assert ("put:bm-plays-new", "bm-play-2") in swaps(sent["di"])
@@ -201,19 +201,19 @@ def test_a_dealt_card_sends_a_bystander_only_what_changed(app, host, join, deals
     ok(bo.act("dealt.play", card=CHERYL, turn=2, choice="protect"))
     message = read(opened)["cy"]
     pieces = {i for i in ids(message) if not i.startswith(("log-", "bm-play-"))}
-    # Cy's turn comes: Cy's own block sends its tag (it cues the turn), its status line, its
+    # Cy's turn comes: Cy's own block sends its cue (a small element), its status line, its
     # step (hand the phone over: shown, with its turn's number) and its hand's changes, with the
     # band; not the block whole.
     # The card Cy held shows its play form (a few attributes and words): only the drawn card
     # comes whole, after it.
-    assert ("attrs", "me") in swaps(message) and 'id="live-board"' not in message
-    assert 'id="me" hx-swap-oob="morph"' not in message
+    assert ("morph", "bm-cue") in swaps(message) and 'id="live-board"' not in message
+    assert 'id="me" hx-swap-oob' not in message
     held = f"bm-hand-{cy.seat}-1-{KRUEGER}"
     assert f'id="{held}" hx-swap-oob' not in message and "hand-play\" hidden" not in message
     assert f'<div hx-swap-oob="afterend:#{held}"><details id="bm-hand-{cy.seat}-2-{RAY}"' in message
-    hand = {f"bm-cover-1-{cy.seat}", f"bm-cover-1-{cy.seat}-title", f"{held}-do", f"{held}-form", f"{held}-turn"}
+    hand = {"bm-cue", f"bm-cover-1-{cy.seat}", f"bm-cover-1-{cy.seat}-title", f"{held}-do", f"{held}-form", f"{held}-turn"}
     assert pieces - {"me"} - hand <= {"bm-deck", "bm-turn", "bm-plays-count", f"bm-seen-{CHERYL}", f"bm-left-n-{CHERYL}", "bm-got",
-                                      f"other-{ana.seat}", f"other-{bo.seat}", "bm-me-status", "bm-handover", "bm-handover-turn"}
+                                      f"other-{ana.seat}-st", f"other-{bo.seat}-st", "bm-me-status", "bm-handover", "bm-handover-turn"}
 
 
 def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join, deals):

@@ -238,7 +238,38 @@
     setTimeout(showUndo, UNDO_MS + 20);
   });
 
+  // ------------------------------------------------------------------ the cards played, folded
+  // The server sends every card played this round in one list (templates/games/blackmail/
+  // _round.html), so a card played is one new line at its top and nothing else moves. On a
+  // phone the newest few stay in that list and the rest go into the fold below it (its count
+  // in its summary; hidden while empty), here, after every change: a line the stream adds,
+  // replaces or deletes is found by its id wherever it sits.
+  function foldPlays() {
+    var fold = document.getElementById("bm-plays-fold");
+    var list = document.getElementById("bm-plays-new");
+    var old = document.getElementById("bm-plays-old");
+    if (!fold || !list || !old) return;
+    var shown = parseInt(fold.getAttribute("data-shown"), 10) || 3;
+    var lines = Array.prototype.slice.call(list.querySelectorAll(":scope > li[data-play]"))
+      .concat(Array.prototype.slice.call(old.querySelectorAll(":scope > li[data-play]")));
+    lines.sort(function (a, b) { return b.value - a.value; });  // newest first, as the server writes them
+    var top = document.getElementById("bm-plays-new-top");
+    lines.forEach(function (line, i) {
+      var into = i < shown ? list : old;
+      var after = i === 0 ? top : (i === shown ? null : lines[i - 1]);
+      // only a line out of its place moves (a move costs a layout)
+      if (line.parentNode === into && line.previousElementSibling === after) return;
+      into.insertBefore(line, after ? after.nextSibling : into.firstChild);
+    });
+    var earlier = Math.max(lines.length - shown, 0);
+    var text = "Earlier cards (" + earlier + ")";
+    var summary = document.getElementById("bm-plays-earlier");
+    if (summary && summary.textContent !== text) summary.textContent = text;
+    if (fold.hidden !== (earlier === 0)) fold.hidden = earlier === 0;
+  }
+
   function refreshed() {
+    foldPlays();
     remember();
     showUndo();
   }
@@ -246,7 +277,8 @@
   window.BlackmailCheck = { sha256: sha256, replay: replay, parseText: parseText };
   document.addEventListener("htmx:afterSettle", refreshed);
   document.addEventListener("tc:live", refreshed);  // a stream's message (app.js)
-  function ready() { remember(); check(); showUndo(); }
+  document.addEventListener("htmx:afterSwap", foldPlays);  // a tap's answer: folded before it settles
+  function ready() { foldPlays(); remember(); check(); showUndo(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();
