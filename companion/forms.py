@@ -17,6 +17,14 @@ from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 
+def _page_field(page):
+    """The page kind a form says it came from: a plain word goes without quotes (HTML allows
+    it; every form a live message carries has one)."""
+    if page and page.isalnum():
+        return f'<input type=hidden name=page value={page}>'
+    return f'<input type="hidden" name="page" value="{escape(page)}">'
+
+
 class Forms:
     def __init__(self, act_base=None):
         self.act_base = act_base  # None: the render's own act_base
@@ -32,7 +40,7 @@ class Forms:
             f' action="{target}" hx-post class="{escape(class_)}"',
             f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
-            f'<input type="hidden" name="page" value="{escape(ctx.get("page", ""))}">',
+            _page_field(ctx.get("page", "")),
             caller() if caller else "", "</form>")))
 
     @pass_context
