@@ -19,10 +19,19 @@ from markupsafe import Markup, escape
 
 def _page_field(page):
     """The page kind a form says it came from: a plain word goes without quotes (HTML allows
-    it; every form a live message carries has one)."""
+    it; every form a live message carries has one, as it has its method and class)."""
     if page and page.isalnum():
         return f'<input type=hidden name=page value={page}>'
     return f'<input type="hidden" name="page" value="{escape(page)}">'
+
+
+def _class(class_):
+    """A form's class: none when empty, a plain word without quotes."""
+    if not class_:
+        return ""
+    if class_.replace("-", "").isalnum():
+        return f" class={class_}"
+    return f' class="{escape(class_)}"'
 
 
 class Forms:
@@ -36,8 +45,8 @@ class Forms:
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")
         return Markup("".join((
-            f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
-            f' action="{target}" hx-post class="{escape(class_)}"',
+            f'<form id="{escape(id)}" method=post' if id else '<form method=post',
+            f' action="{target}" hx-post', _class(class_),
             f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
             _page_field(ctx.get("page", "")),

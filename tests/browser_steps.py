@@ -25,7 +25,7 @@ def play_card(page, card, logged, target=None, named=None, dropped=None, button=
 
     If the board re-renders and closes the card between taps, it is opened and tapped again."""
     box = f"{hand} details[data-card='{card}']".strip()
-    taps = [f"{box} label.pill:has-text('{target}')" if target else None,
+    taps = [f"{box} .pills > label:has-text('{target}')" if target else None,
             f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
             f"{box} fieldset:has(input[name=discarded]) label:has(input[value='{dropped}'])" if dropped else None,
             f"{box} {button}"]

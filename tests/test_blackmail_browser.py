@@ -47,7 +47,7 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     bo.wait_for_selector(".bm-turn.mine")
     assert bo.locator("li.other:has(.name:text-is('Ana')) .status:has-text('Protected')").count() == 1
     # Sterling Archer offers only Cy: Ana is protected, Bo cannot pick himself.
-    assert bo.locator(f"details[data-card='{ARCHER}'] label.pill").all_text_contents() == ["Cy"]
+    assert bo.locator(f"details[data-card='{ARCHER}'] .pills > label").all_text_contents() == ["Cy"]
     play(bo, ARCHER, 2, target="Cy", named=PAM, button="button[value=no]")
     # Ray on Bo: Bo drops Malory Archer, which does nothing (he stays in), and takes the secret.
     cy.wait_for_selector(".bm-turn.mine")

@@ -111,14 +111,14 @@ def test_a_dealt_round_by_pieces_ends_as_a_fresh_page(app, host, join, deals):
     docs = {name: board(*pages[name]) for name in pages}
     whole = phones[0].client.get(f"/t/{host.code}/me").get_data(as_text=True)
     runs = runs_of(whole)
-    assert {"bm-sum-1", "bm-effect-8", "bm-name-1", "bm-name-2"} <= set(runs)
+    assert {"bm-card-1", "bm-card-8", "bm-name-1", "bm-name-2", "bm-choice"} <= set(runs)
     table, named, messages = render_cost.Table(host, phones), 0, 0  # what the bench's moves read
     while host.state()["state"]["round"]["number"] == 1:
         who, kind, form = render_cost.blackmail_dealt(table)
         ok((host if who == "host" else who).act(kind, **form))
         messages += 1
         for name, message in read(opened).items():
-            named += 'data-s="bm-sum-' in message
+            named += 'data-s="bm-card-' in message
             docs[name] = apply(docs[name], message, outside=("log-", "live-log", "live-admin"), runs=runs)
             assert shown(docs[name]) == shown(board(*pages[name])), (name, messages)
     assert messages > 8 and named >= 2  # each phone's turn brought a drawn card at least once
