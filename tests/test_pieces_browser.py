@@ -1,6 +1,6 @@
 """Pieces in a real browser (issue 37): the swaps a stream sends alone (a piece morphed, one
 put in the place of a fold whose id changed, a log line put in at the top and the oldest one
-deleted, a card moved from the newest three into the fold) leave a phone's page as a fresh
+deleted, Blackmail's cards played folded by the page itself) leave a phone's page as a fresh
 load of it would be."""
 
 import difflib
@@ -85,7 +85,14 @@ def test_assassins_pieces_and_the_log_in_a_browser(live_server, new_phone):
     same_as_a_fresh_load(ana)
 
 
-def test_blackmail_cards_played_move_into_the_fold(live_server, new_phone):
+def plays_in(page, list_id):
+    return [li.get_attribute("id") for li in page.locator(f"#{list_id} > li[data-play]").all()]
+
+
+def test_blackmail_cards_played_fold_in_the_browser(live_server, new_phone):
+    """The server sends every card played this round in one list (a new card is one line at its
+    top, nothing moves); the phone's page folds all but the newest three into "Earlier cards"
+    itself (static/games/blackmail.js, foldPlays), after every message, and after an undo."""
     code, host, (bo, cy) = seat_phones(live_server.port, "blackmail", ("Bo", "Cy"))
     ana = new_phone()
     sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
@@ -97,7 +104,8 @@ def test_blackmail_cards_played_move_into_the_fold(live_server, new_phone):
     turns = [(bo, {"card": 2, "named": 8, "correct": "no"}), (cy, {"card": 2, "named": 8, "correct": "no"}),
              (None, {"card": 4, "choice": "protect"}), (bo, {"card": 4, "choice": "protect"}),
              (cy, {"card": 1})]  # everyone else is protected: no effect
-    for phone, form in turns:
+    fold = ana.locator("#bm-plays-fold")
+    for n, (phone, form) in enumerate(turns, 1):
         if phone is None:  # Ana's own turn, posted with her browser's cookie: the stream brings it
             token = ana.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")
             answer = ana.request.post(f"{live_server.url}/t/{code}/act/play", form=form,
@@ -107,11 +115,32 @@ def test_blackmail_cards_played_move_into_the_fold(live_server, new_phone):
         else:
             version = act(phone, code, "play", **form)
         wait_version(ana, version)
-    assert [li.get_attribute("id") for li in ana.locator("#bm-plays-new > li[data-play]").all()] == [
-        "bm-play-5", "bm-play-4", "bm-play-3"]
-    assert [li.get_attribute("id") for li in ana.locator("#bm-plays-old > li[data-play]").all()] == [
-        "bm-play-2", "bm-play-1"]
-    assert ana.locator("#bm-plays-earlier").inner_text() == "Earlier cards (2)"
+        if n == 3:  # three cards: all in view, the fold hidden and empty
+            assert plays_in(ana, "bm-plays-new") == ["bm-play-3", "bm-play-2", "bm-play-1"]
+            assert plays_in(ana, "bm-plays-old") == [] and fold.is_hidden()
+    # What the server sends: the five in one list, the fold empty and hidden (a page without
+    # script shows them all); the stream never moves a line into the fold.
+    fragment = bo.get(f"/t/{code}/me", HX)[2]
+    listed = fragment.split('id="bm-plays-new"')[1].split("</ol>")[0]
+    assert re.findall(r'id="(bm-play-\d+)"', listed) == [f"bm-play-{n}" for n in (5, 4, 3, 2, 1)]
+    assert '<ol id="bm-plays-old" reversed></ol>' in fragment
+    assert re.search(r'<details id="bm-plays-fold"[^>]* hidden>', fragment)
+    # What the phone shows: the newest three, the two before in the fold, its count said
+    assert plays_in(ana, "bm-plays-new") == ["bm-play-5", "bm-play-4", "bm-play-3"]
+    assert plays_in(ana, "bm-plays-old") == ["bm-play-2", "bm-play-1"]
+    assert fold.is_visible() and ana.locator("#bm-plays-earlier").inner_text() == "Earlier cards (2)"
+    assert ana.locator("#bm-play-3").is_visible() and ana.locator("#bm-play-2").is_hidden()
+    ana.click("#bm-plays-earlier")  # the fold opens on the two earlier cards
+    assert ana.locator("#bm-play-2").is_visible() and ana.locator("#bm-play-1").is_visible()
+    same_as_a_fresh_load(ana)  # (the reloaded page folds the same)
+    assert plays_in(ana, "bm-plays-old") == ["bm-play-2", "bm-play-1"]
+    # An undo deletes the newest line: the page brings the third back out of the fold
+    undo = host.post(f"/t/{code}/undo/{version}", {"csrf": host.csrf, "page": "host"}, HX)
+    assert undo[0] == 200, undo[2][:400]
+    wait_version(ana, int(re.search(r'data-version="(\d+)"', undo[2]).group(1)))
+    assert plays_in(ana, "bm-plays-new") == ["bm-play-4", "bm-play-3", "bm-play-2"]
+    assert plays_in(ana, "bm-plays-old") == ["bm-play-1"]
+    assert ana.locator("#bm-plays-earlier").inner_text() == "Earlier cards (1)"
     same_as_a_fresh_load(ana)
 
 
