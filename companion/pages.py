@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from flask import render_template, url_for
+from markupsafe import Markup
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from . import access, games, parts, shared_runs, store
@@ -99,22 +100,61 @@ class Rendered(NamedTuple):
 
 def live_parts(table, page, viewer, folded=None):
     """The fragment of this page kind for this viewer (as live_viewer resolved them), as
-    Rendered: what a stream sends, and what a tap's answer is."""
+    Rendered: what a stream sends, and what a tap's answer is.
+
+    On a phone or a table screen only the board is the viewer's own: the rest of the
+    fragment (its frame, the log with the Undo buttons this viewer may use) is rendered and
+    cut once per version for every viewer with the same buttons, and the viewer's board is
+    put into it (a seat's stream renders and splits its board alone)."""
     values = context(table, viewer, page, folded=folded)
-    html = render_template("tables/_live.html", **values)
+    log = values["folded"].log  # every event has its line: the one before is the version before
+    previous = log[-2]["id"] if len(log) > 1 else 0
+    kind = (table.id, table.code, page, viewer and viewer["role"], viewer and viewer["seat"])
+    frame = _frame(table, page, viewer, values) if page in SHARED_FRAME else None
+    if frame is None:
+        html = render_template("tables/_live.html", **values)
+        return Rendered(values["version"], _cut(html, kind), html, previous)
+    html, found = frame
+    board = render_template("tables/_board.html", **values)
+    swap = found["board"][0].replace(BOARD_SLOT, board, 1)
+    found = dict(found, board=(swap, _pieces_kept(swap, (*kind, "board"))))
+    return Rendered(values["version"], found, html.replace(BOARD_SLOT, board, 1), previous)
+
+
+# The page kinds whose fragment is the same for every viewer but for the board and the Undo
+# buttons (the host's holds its seat list, the tablet's its own frame: each one of a kind).
+SHARED_FRAME = ("player", "screen")
+BOARD_SLOT = "\0board\0"  # where a viewer's board goes in a shared frame (no html holds a NUL)
+
+
+def _frame(table, page, viewer, values):
+    """(the fragment with BOARD_SLOT for its board, its parts cut), kept for the version for
+    every viewer of the page kind with the same Undo buttons; None for an older version."""
+    kept = parts.kept_for(table, values["version"])
+    if kept is None:
+        return None
+    key = ("frame", page, parts.undo_rights(values["log"], viewer))
+    found = kept.get(key)
+    if found is None:
+        html = render_template("tables/_live.html", board=Markup(BOARD_SLOT), **values)
+        found = kept.setdefault(key, (html, _cut(html, (table.id, table.code, page, key[2]), skip="board")))
+    return found
+
+
+def _cut(html, kind, skip=None):
+    """A fragment's parts, {name: (its element as an out-of-band swap, pieces_of it)}, each
+    cut once; the part named `skip` is not split (a shared frame's board slot)."""
     found = {}
     find, at = html.find, html.find(OPEN)
-    while at != -1:  # each part: its name, then its element with an id (each cut once)
+    while at != -1:  # each part: its name, then its element with an id
         named = html.index("-->", at)
         following = find(OPEN, named)
         ends = html.index(CLOSE, named, len(html) if following == -1 else following)
         name = html[at + len(OPEN):named]
         swap = out_of_band(html[named + 3:ends].strip())
-        found[name] = (swap, _pieces_kept(swap, (table.id, table.code, page, viewer and viewer["role"],
-                                                  viewer and viewer["seat"], name)))
+        found[name] = (swap, None if name == skip else _pieces_kept(swap, (*kind, name)))
         at = following
-    log = values["folded"].log  # every event has its line: the one before is the version before
-    return Rendered(values["version"], found, html, log[-2]["id"] if len(log) > 1 else 0)
+    return found
 
 
 def out_of_band(element, at=None, how="morph"):

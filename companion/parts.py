@@ -48,6 +48,12 @@ def _kept(table, version):
         return held[1] if held[0] == version else None  # an older version: render, keep nothing
 
 
+def kept_for(table, version):
+    """What is kept for the table at this version, {key: value} (pages.py keeps a shared
+    frame there), or None for an older version."""
+    return _kept(table, version)
+
+
 def clear():
     with _lock:
         _parts.clear()
@@ -227,10 +233,15 @@ def swap_seat(rows_html, seat, own=""):
     return Markup("".join((whole[:span[0]], own, whole[span[1]:])))
 
 
+def undo_rights(log, viewer):
+    """The log entries whose Undo this viewer may use (the table screen: none)."""
+    return frozenset() if viewer is None else frozenset(
+        e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer))
+
+
 def keep_undo(log_html, log, viewer):
     """The shared log with only the Undo buttons this viewer may use (the table screen: none)."""
-    mine = frozenset() if viewer is None else frozenset(
-        e["id"] for e in log if not e["undone"] and may_undo(e["undo_right"], viewer))
+    mine = undo_rights(log, viewer)
     # kept on the shared part for the last few sets of buttons: the viewers that may use the
     # same ones (every phone, where anyone may undo) share one copy
     kept = _split_marked(log_html, "<!--u", "<!--/u-->")[0].setdefault("undo", {})
