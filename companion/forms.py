@@ -18,8 +18,11 @@ from markupsafe import Markup, escape
 
 
 def _page_field(page):
-    """The page kind a form says it came from: a plain word goes without quotes (HTML allows
-    it; every form a live message carries has one, as it has its method and class)."""
+    """The page kind a form says it came from: none from a phone's own page, which is what a
+    change's answer is when a form says none (tables.page_of); a plain word goes without
+    quotes (HTML allows it, as for a form's method and class)."""
+    if page == "player":
+        return ""
     if page and page.isalnum():
         return f'<input type=hidden name=page value={page}>'
     return f'<input type="hidden" name="page" value="{escape(page)}">'
