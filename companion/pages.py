@@ -17,8 +17,8 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from flask import render_template, url_for
-from markupsafe import Markup
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
+from markupsafe import Markup
 
 from . import access, games, parts, shared_runs, store
 from .db import get_db
