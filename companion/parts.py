@@ -34,8 +34,9 @@ _lock = threading.Lock()
 _parts = OrderedDict()  # (table id, code) -> (version, {key: Markup or view})
 
 
-def _kept(table, version):
-    """The parts kept for this table at this version (a fresh dict for a newer version)."""
+def kept_for(table, version):
+    """The parts kept for this table at this version (a fresh dict for a newer version; a
+    shared frame too, pages.py), or None for an older version."""
     name = (table.id, table.code)  # as the store's cache: ids repeat across test databases
     with _lock:
         held = _parts.get(name)
@@ -48,12 +49,6 @@ def _kept(table, version):
         return held[1] if held[0] == version else None  # an older version: render, keep nothing
 
 
-def kept_for(table, version):
-    """What is kept for the table at this version, {key: value} (pages.py keeps a shared
-    frame there), or None for an older version."""
-    return _kept(table, version)
-
-
 def clear():
     with _lock:
         _parts.clear()
@@ -63,7 +58,7 @@ def clear():
 
 def public_view(table, folded):
     """What the table screen sees of this state, worked out once per version."""
-    kept = _kept(table, folded.version)
+    kept = kept_for(table, folded.version)
     if kept is None:
         return table.module.view_for(folded.state, SCREEN)
     view = kept.get("view")
@@ -80,7 +75,7 @@ def public(ctx, template, key=None, **values):
     `values` must follow from the key and the version (a seat id, a log entry), never from
     who is asking. Inside the part, `view` is the public view and there is no `viewer`."""
     table, folded, page, csrf = ctx["table"], ctx["folded"], ctx["page"], ctx.get("csrf")
-    kept = None if csrf else _kept(table, folded.version)
+    kept = None if csrf else kept_for(table, folded.version)
     name = (page, template, key)
     part = kept.get(name) if kept is not None else None
     if part is None:
