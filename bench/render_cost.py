@@ -1,4 +1,4 @@
-"""CPU per change: one tap, then every open page's stream getting its parts.
+"""CPU per change: one tap, then every open page's stream getting its regions.
 
     python bench/render_cost.py [--changes 200]
         [--games generic,danger-zone,assassins,blackmail,blackmail-dealt] [--phones 8,32]
@@ -6,11 +6,12 @@
 In one process, through Flask's test client on a temporary SQLite database (no sockets, no
 other process), so the number is the app's own work: the POST that makes the change and
 renders the tapper's answer, plus, for every open page, what its stream does on the change
-(live.Notifier's per-version parts, rendered once per kind of viewer, and the message of
-what changed for that page). Counts process CPU time (not wall time), so a busy machine
+(live.Notifier's per-version fragment, rendered once per kind of viewer, the message of
+the regions that changed for that page, and its own gzip stream's compression). Counts process CPU time (not wall time), so a busy machine
 disturbs it less. Pages beyond the game's seats are table screens (a TV, a spectator).
 Prints one JSON line per game and page count: cpu_ms_per_change, cpu_ms_per_page (the
-streams' work alone) and the bytes one phone's stream sent per change: `phone_bytes_*` for
+streams' work alone) and the bytes one phone's stream sent per change, on the wire (gzip, as a
+browser asks for it; `*_bytes_*`) and decoded (`*_decoded_*`): `phone_bytes_*` for
 the phone of the seat after the tapper's (the seat the change touched; in Blackmail, whose
 turn comes), `other_bytes_*` for the phone two seats on (a bystander): the median and the
 largest, and the mean over the first 10 changes (a new table) and over the changes after
@@ -30,10 +31,12 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from companion import access, create_app, games, live  # noqa: E402
+from companion.live import stream  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 
@@ -176,14 +179,18 @@ class Page:
             self.table = access.table_or_404(code)
         self.look = live.looker(self.table, self.page, cookie)  # what the stream route uses
 
+        self.seen = 0
+        self.deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + stream.WINDOW_BITS, stream.MEMORY_LEVEL)
+
     def on_change(self, table_live):
+        """(bytes on the wire, bytes decoded) of this page's message, as notify.stream makes it."""
         with self.request:
-            version, parts = table_live.parts(self.look)[:2]
-            # as notifier.stream makes it (code before issue 37 made each stream's own)
-            say = getattr(table_live, "message", live.message)
-            sent = say(version, parts, self.sent)
-            self.sent = parts
-            return len(sent)
+            kind, found = table_live.parts(self.look)
+            text = table_live.message(found.version, kind, found.regions,
+                                      self.sent if found.previous == self.seen else None)
+            self.sent, self.seen = found.held, found.version
+            wire = self.deflate.compress(text.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
+            return len(wire), len(text)
 
 
 def measure(app, game, changes, pages_open):
@@ -221,7 +228,7 @@ def measure(app, game, changes, pages_open):
 
     streams_send(version)  # every page has it all
     total = streamed = 0.0
-    sizes, others, single = [], [], []  # single: the indices of one-seat changes
+    sizes, others, decoded, single = [], [], [], []  # single: the indices of one-seat changes
     for n in range(changes):
         if callable(change):
             tapper, kind, form = change(table, n)  # picked before the clock starts
@@ -234,8 +241,9 @@ def measure(app, game, changes, pages_open):
         version = tapper.act(kind, form)
         between = time.process_time()
         sent = streams_send(version)
-        sizes.append(sent[watcher])
-        others.append(sent[(watcher + 1) % seats])
+        sizes.append(sent[watcher][0])
+        others.append(sent[(watcher + 1) % seats][0])
+        decoded.append(sent[watcher][1])
         end = time.process_time()
         total += end - start
         streamed += end - between
@@ -246,9 +254,10 @@ def measure(app, game, changes, pages_open):
     return {"game": game, "pages": pages_open, "seats": seats, "changes": changes,
             "cpu_ms_per_change": round(total / changes * 1000, 2),
             "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
-            **summary("phone_bytes", sizes), **summary("other_bytes", others),
+            **summary("phone_bytes", sizes), **summary("phone_decoded", decoded), **summary("other_bytes", others),
             **summary("one_seat_bytes", [sizes[n] for n in single], [sizes[n] for n in single if n < 10],
-                      [sizes[n] for n in single if n >= 100])}
+                      [sizes[n] for n in single if n >= 100]),
+            **summary("one_seat_decoded", [decoded[n] for n in single])}
 
 
 def summary(name, sizes, first=None, late=None):

@@ -109,12 +109,11 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, door, errors, forms, game_routes, live, parts, rules_routes, shared_runs, tables, tablet, web
+    from . import access, db, door, errors, forms, game_routes, live, rules_routes, tables, tablet, templating, web
     from . import night
 
-    app.jinja_env.globals.update(public=parts.public, row=parts.row, kept=parts.kept, seat_of=parts.seat_of, m=forms.Forms(), forms=forms.Forms,
-                                  shared_runs=shared_runs.for_page)
-    app.jinja_env.filters.update(keep_undo=parts.keep_undo, swap_seat=parts.swap_seat, only=parts.only)
+    app.jinja_env.globals.update(m=forms.Forms(), forms=forms.Forms)
+    templating.init_app(app)
 
     db.init_app(app)
     errors.init_app(app)

@@ -13,7 +13,7 @@ from flask import abort, g, request
 
 from . import access, store
 from .db import get_db
-from .notifier import current_fold, known_table
+from .live.notify import current_fold, known_table
 
 
 def init_app(app):

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from .log_lines import (MOVED_ON, NIGHT_KINDS, actor_name, check_open, night_step,  # noqa: F401
                         night_text, roster_text)
 from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
-                         apply_roster, check_post, from_shared_screen, may_undo, shared_screen_may,
+                         apply_roster, check_named_step, check_post, from_shared_screen, may_undo, shared_screen_may,
                          undo_right)
 
 # Unambiguous when read aloud or typed: no 0/O, 1/I/L. 31 symbols ** 7 ≈ 34 bits.
@@ -180,6 +180,7 @@ def act(db, table, kind, form, actor, action_id=None, rng=_random):
             raise RuleError("Unknown action.")
         check_open(folded)
         check_post(table.module, kind, actor, {})  # host-only kinds: before the rules speak
+        check_named_step(table.module, kind, form, folded.state)  # a tap for another step: before them too
         data = table.module.parse(kind, form, folded.state, actor, rng)
         check_post(table.module, kind, actor, data)
         return _append(db, table, folded, kind, data, actor, action_id, pending)
@@ -339,7 +340,8 @@ def _undo_refusal(module, state, kind):
 # so a server that runs for weeks keeps only the tables in play (the rest fold again on demand).
 _cache = OrderedDict()
 _cache_lock = threading.Lock()
-CACHED_TABLES = 256
+CACHED_TABLES = 256  # tables kept beyond those with a page open here (live.notify counts them)
+open_tables = 0
 
 
 def _cache_get(table):
@@ -355,7 +357,7 @@ def _cache_put(table, folded):
         if held is None or held.version <= folded.version:
             _cache[(table.id, table.code)] = folded
         _cache.move_to_end((table.id, table.code))
-        while len(_cache) > CACHED_TABLES:
+        while len(_cache) > CACHED_TABLES + open_tables:
             _cache.popitem(last=False)
 
 

@@ -18,7 +18,7 @@ import re
 from flask import Blueprint, abort, g, make_response, redirect, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, door, game_routes, pages, parts, qr, store, tablet_store
+from . import access, door, game_routes, pages, qr, store, tablet_store
 from .db import get_db
 from .live import answer as live_answer
 from .games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
@@ -173,10 +173,10 @@ def stored_layout(table):
             "faces": {int(s): e for s, e in found.get("faces", {}).items() if e in EDGES}}
 
 
-def save_layout(table, layout):
+def save_layout(table, layout, actor):
     text = json.dumps({"off": layout["off"], "edges": {str(k): v for k, v in layout["edges"].items()},
                        "faces": {str(k): v for k, v in layout["faces"].items()}})
-    tablet_store.save_layout_text(get_db(), table.id, text)
+    tablet_store.arrange(get_db(), table, text, actor)
 
 
 def shown_seats(table, state, layout=None):
@@ -200,7 +200,7 @@ def undo_seat(entry, shown):
 def board(table, folded):
     """Everything the tablet board draws beyond the game's public view."""
     layout = stored_layout(table)
-    view = parts.public_view(table, folded)  # the table screen's view: nothing hidden in it
+    view = pages.public_view(table, folded)  # the table screen's view: nothing hidden in it
     seats = view.get("seats") or []
     shown = [s["id"] for s in seats if s["id"] not in layout["off"]]
     base = url_for("tablet.act", code=table.code, seat=0, kind="-")[:-len("0/-")]
@@ -322,8 +322,9 @@ def arrange_panels(code):
                 layout["edges"][seat] = edge
             if face in EDGES:
                 layout["faces"][seat] = face
-    save_layout(table, layout)
-    return answer(table, device)
+    save_layout(table, layout, store.HOST)
+    changed(table)  # every open tablet: its stream carries the new arrangement at once
+    return answer(table, device, changed_table=True)
 
 
 @bp.get("/tablet/layout.css")

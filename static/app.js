@@ -466,17 +466,19 @@
     flushSoon();
   });
 
-  // Live changes morph into the page (idiomorph), so what is open, focused or scrolled stays
-  // by itself. Two things are the person's until they send them, and a morph leaves them be:
-  // a fold they opened or closed (the server does not know), and a field they changed.
-  function edited(el) {
-    if (el.tagName === "OPTION") el = el.closest("select") || el;
-    if (el.tagName === "SELECT") {
-      return Array.from(el.options).some(function (o) { return o.selected !== o.defaultSelected; });
-    }
-    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
-    return (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== el.defaultValue;
-  }
+  // --- Live changes ------------------------------------------------------------------------
+  // A change comes down the stream as the regions (elements with ids) that changed, each
+  // morphed into its place by htmx and idiomorph, so what is open, focused or scrolled stays.
+  // Two things are the person's, and a morph leaves them be: a fold they opened or closed
+  // (the server does not know), and a field from the moment they type in it until its form
+  // is sent. Until then, and again after, a field shows what the server says.
+  var typed = new WeakSet();
+  function fieldOf(el) { return el && el.tagName === "OPTION" ? el.closest("select") || el : el; }
+  ["input", "change"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (event.target.form) typed.add(fieldOf(event.target));
+    });
+  });
   document.addEventListener("click", function (event) {
     var summary = event.target.closest && event.target.closest("summary");
     if (summary && summary.parentElement.tagName === "DETAILS") summary.parentElement.dataset.toggled = "";
@@ -484,15 +486,14 @@
   function setUpMorph() {
     if (!window.Idiomorph) return;
     // idiomorph moves kept nodes with the new moveBefore() where a browser has it; Chromium 156
-    // crashed the page doing so mid-game (the Age of Assassins browser test, every run), so it
-    // uses insertBefore, as in every other browser.
+    // crashed the page doing so mid-game, so it uses insertBefore, as in every other browser.
     [Element, Document, DocumentFragment].forEach(function (kind) {
       try { delete kind.prototype.moveBefore; } catch (e) { /* not there */ }
     });
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
       if (name === "data-toggled") return false;  // the page's own mark, unknown to the server
       if (name === "open" && el.tagName === "DETAILS") return !el.hasAttribute("data-toggled");
-      if (name === "value" || name === "checked" || name === "selected") return !edited(el);
+      if (name === "value" || name === "checked" || name === "selected") return !typed.has(fieldOf(el));
       return true;
     };
     // A spot a page script fills (Blackmail's 5-second Undo) is the script's, not the server's.
@@ -501,40 +502,36 @@
     };
   }
 
-  // A form that went through is done: it starts fresh, and the fold holding it closes, unless
-  // the fold is a list one goes on reading (data-stay-open: the log, after an Undo in it).
-  // A refused one stays as it was, to be fixed in place. Only what was sent is cleared: a
-  // field typed into while the answer was on its way (the next player's name) keeps it, and
-  // its fold stays open.
+  // A form that went through is the server's again: each field it sent that was not typed in
+  // since shows the server's value, and the fold holding it closes, unless the fold is a list
+  // one goes on reading (data-stay-open: the log, after an Undo in it). A refused form stays
+  // as it was, to be fixed in place.
   function formOf(el) {
     return el && (el.tagName === "FORM" ? el : el.closest && el.closest("form"));
   }
-  function sentValue(el) {
-    if (el.tagName === "SELECT") return Array.from(el.options).map(function (o) { return o.selected; }).join();
-    return el.type === "checkbox" || el.type === "radio" ? el.checked : el.value;
+  function fields(form) {
+    return Array.from(form.elements).filter(function (el) {
+      return /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && !/^(hidden|submit|button|reset|image)$/.test(el.type);
+    });
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = formOf(event.detail.elt);
-    if (form) form.tcSent = Array.from(form.elements).filter(function (el) {
-      return /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && !/^(hidden|submit|button|reset|image)$/.test(el.type);
-    }).map(function (el) { return [el, sentValue(el)]; });
+    if (!form || event.detail.requestConfig.verb !== "post") return;
+    form.tcSent = fields(form);
+    form.tcSent.forEach(function (el) { typed.delete(el); });
   });
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var xhr = event.detail.xhr, source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!xhr || xhr.status >= 400 || !source || event.detail.requestConfig.verb !== "post") return;
-    var form = formOf(source);
-    if (!form) return;
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr, config = event.detail.requestConfig, form = config && formOf(config.elt);
+    if (!form || !form.tcSent || !xhr || xhr.status < 200 || xhr.status >= 300) return;
     var typedSince = false;
-    (form.tcSent || []).forEach(function (pair) {
-      var el = pair[0];
-      if (sentValue(el) !== pair[1]) { typedSince = true; return; }
+    form.tcSent.forEach(function (el) {
+      if (typed.has(el)) { typedSince = true; return; }
       if (el.tagName === "SELECT") Array.from(el.options).forEach(function (o) { o.selected = o.defaultSelected; });
       else if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
-      else if ("defaultValue" in el) el.value = el.defaultValue;
+      else el.value = el.defaultValue;
     });
-    if (!form.tcSent) form.reset();
     form.tcSent = null;
-    var fold = form.closest("details");
+    var fold = form.isConnected && form.closest("details");
     if (fold && !typedSince && !fold.hasAttribute("data-stay-open")) { fold.open = false; fold.removeAttribute("data-toggled"); }
   });
 
@@ -542,296 +539,38 @@
     var live = document.getElementById("live-body");
     return live ? parseInt(live.dataset.version, 10) || 0 : 0;
   }
-  // The board never goes back in time: an answer older than what the page shows (a fetch
-  // that left before a change the stream has brought since) is dropped.
+  // The board never goes back in time: an answer older than what the page shows (a fetch that
+  // left before a change the stream has brought since) is dropped. A tap whose form the stream
+  // already took off the board is answered from the board itself (htmx would find no morph
+  // through the gone form, and put a second board inside the first).
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var live = event.detail.target;
-    if (!live || live.id !== "live-body" || !event.detail.shouldSwap) return;
-    var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-    if (found && shown() > parseInt(found[1], 10)) event.detail.shouldSwap = false;
-  });
-  // A tap whose form the stream already took off the board (the change came by the stream
-  // first: a roll button gone once rolled) is answered into a page that no longer holds the
-  // form. htmx then finds no morph extension through it and would put the answer inside the
-  // board, a second board in the first, whose doubled ids make every later change rebuild
-  // it (an open fold closes, a half-typed name is lost). The answer is morphed in from the
-  // board itself.
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
-    var live = document.getElementById("live-body");
-    if (!live || d.target !== live || !elt || elt.isConnected || !d.shouldSwap || !window.htmx) return;
-    d.shouldSwap = false;
-    htmx.swap(live, d.serverResponse, { swapStyle: "morph:outerHTML" }, { contextElement: live });
-  });
-
-  // The stream (the sse extension keeps it open on <main>) carries each change's parts for
-  // this page, with the version as the message id: a copy not newer than what the page shows
-  // (its own tap's answer got there first) leaves the page as it is.
-  function applyLive(message) {
-    var live = document.getElementById("live-body");
-    var version = parseInt(message.lastEventId, 10) || 0;
-    if (!live || !window.htmx || version <= shown()) return;
-    var astray = message.data.trim() && applySwaps(message.data);
-    live.dataset.version = String(version);
-    if (astray) {  // a piece with no place on this page: said (the browser tests fail on it), and the board fetched whole
-      if (window.console) console.error("Table Companion: a live piece had no place on this page: " + astray);
-      refreshLive();
+    var d = event.detail, live = document.getElementById("live-body");
+    if (!live || d.target !== live || !d.shouldSwap) return;
+    var found = /data-version="(\d+)"/.exec(d.serverResponse || "");
+    if (found && shown() > parseInt(found[1], 10)) { d.shouldSwap = false; return; }
+    var elt = d.requestConfig && d.requestConfig.elt;
+    if (elt && !elt.isConnected && window.htmx) {
+      d.shouldSwap = false;
+      htmx.swap(live, d.serverResponse, { swapStyle: "morph:outerHTML" }, { contextElement: live });
     }
-    document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue, at the end
+  });
+  // Each message's id is the table's version: a copy not newer than what the page shows (its
+  // own tap's answer got there first) leaves the page as it is.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    if (event.detail.type === "live" && (parseInt(event.detail.lastEventId, 10) || 0) <= shown()) event.preventDefault();
+  });
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var live = document.getElementById("live-body");
+    if (event.detail.type !== "live" || !live) return;
+    live.dataset.version = event.detail.lastEventId;
     var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
     if (error) error.remove();
-  }
-  // A message's elements each say where they go (hx-swap-oob, written by the server:
-  // notifier.message and pages.out_of_band): "morph" into the element with its id (or
-  // "morph:#ID" into another), "outerHTML" (a list's line, replaced), "afterend:#ID" (a list's
-  // new lines: the wrapper's children go in after its hidden first line), "delete", "attrs"
-  // (only the element's own attributes changed: the turn cue on a phone's block). They are
-  // applied here rather than through htmx.swap: on a slowed phone htmx's pipeline (a clone of
-  // each element, its extension lookups, settle tasks and four events per element) took most
-  // of a message's time. What htmx must know of (a form, new or with a new address) is
-  // processed (htmx.process) once swapped in; the rest it never looks at.
-  var HTMX_ATTRIBUTES = "[hx-post],[hx-get],[hx-trigger]";
-  function htmxKnows(node) {
-    return node.nodeType === 1 && (node.matches(HTMX_ATTRIBUTES) || !!node.querySelector(HTMX_ATTRIBUTES));
-  }
-  // A piece is brought up to date in place, node by node in order, as idiomorph pairs them
-  // when nothing moved: a text that changed gets its new words, an attribute its new value
-  // (idiomorph's callbacks decide: a fold the person opened, a field they typed in), a field
-  // its value, and where the two lists of children part ways the old rest goes and the new
-  // rest comes in. Nodes kept are neither laid out nor styled again from scratch, and htmx
-  // need not look at a form kept with the same address. Only when that old rest holds
-  // something a person could be holding (a field, a fold, the focus, a spot a page script
-  // fills) does idiomorph, which can move such a node, do it; its id maps and per-node
-  // callbacks cost a slowed phone about a millisecond for a seat's own block.
-  var HELD = "input:not([type=hidden]), select, textarea, details, [data-page-owned], [contenteditable]";
-  function holding(node, active) {
-    return node.nodeType === 1 && (node.matches(HELD) || !!node.querySelector(HELD) || node.contains(active));
-  }
-  function inPlace(target, el, active) {
-    // A node that holds nothing of the person's may lose any of its inside: no walk (a
-    // search in the browser's own code is far quicker than this one over both trees).
-    if (!holding(target, active) || target.hasAttribute("data-page-owned") || target.tagName === "TEXTAREA") return true;
-    var a = target.firstChild, b = el.firstChild;
-    for (; a && b && alike(a, b); a = a.nextSibling, b = b.nextSibling) {
-      if (!inPlace(a, b, active)) return false;
-    }
-    for (; a; a = a.nextSibling) if (holding(a, active)) return false;
-    return true;
-  }
-  // Says whether an attribute htmx reads (hx-…) changed: only then must htmx look again.
-  var HX_NAME = /^(data-)?hx-/;
-  function setAttributes(target, el) {
-    // What idiomorph's callbacks keep (setUpMorph) stays: a fold the person opened or closed.
-    var keep = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
-    var own = function (name, how) { return keep(name, target, how) === false; };
-    var hx = false, attrs = target.attributes, i, attr;
-    for (i = attrs.length - 1; i >= 0; i--) {
-      attr = attrs[i];
-      if (!el.hasAttribute(attr.name) && !own(attr.name, "remove")) {
-        target.removeAttribute(attr.name);
-        hx = hx || HX_NAME.test(attr.name);
-      }
-    }
-    attrs = el.attributes;
-    for (i = 0; i < attrs.length; i++) {
-      attr = attrs[i];
-      if (target.getAttribute(attr.name) !== attr.value && !own(attr.name, "update")) {
-        target.setAttribute(attr.name, attr.value);
-        hx = hx || HX_NAME.test(attr.name);
-      }
-    }
-    return hx;
-  }
-  function hxDiffers(a, b) {
-    var differs = function (x, y) {
-      return Array.from(x.attributes).some(function (attr) {
-        return HX_NAME.test(attr.name) && y.getAttribute(attr.name) !== attr.value;
-      });
-    };
-    return differs(a, b) || differs(b, a);
-  }
-  // Two nodes a morph would pair: the same kind, tag and id (a <template>'s inside is not a
-  // child: one goes in whole).
-  function alike(a, b) {
-    return a.nodeType === b.nodeType && (a.nodeType !== 1 ||
-      (a.tagName === b.tagName && a.getAttribute("id") === b.getAttribute("id") && a.tagName !== "TEMPLATE"));
-  }
-  // The patch itself (`touched` collects what htmx must look at). A spot a page script fills
-  // (data-page-owned) is left as it is.
-  function patch(target, el, touched) {
-    if (target.hasAttribute("data-page-owned")) return;
-    if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
-    if (target instanceof HTMLInputElement || target instanceof HTMLOptionElement || target instanceof HTMLTextAreaElement) {
-      var keep = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
-      syncValue(target, el, function (name, how) { return keep(name, target, how) === false; });
-      if (target.tagName === "TEXTAREA") return;  // its words are its value
-    }
-    var a = target.firstChild, b = el.firstChild, next;
-    while (a && b && alike(a, b)) {
-      next = b.nextSibling;
-      if (a.nodeType === 1) patch(a, b, touched);
-      else if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
-      a = a.nextSibling;
-      b = next;
-    }
-    while (a) { next = a.nextSibling; target.removeChild(a); a = next; }
-    while (b) {
-      next = b.nextSibling;
-      target.appendChild(b);  // moves in as parsed: not written out and parsed again
-      if (htmxKnows(b)) touched.push(b);
-      b = next;
-    }
-  }
-  // A field's value, option's selection, text area's words: as idiomorph 0.7.4 syncs them.
-  function syncValue(old, now, refused) {
-    var flag = function (name) {
-      if (now[name] === old[name]) return;
-      var kept = refused(name, "update");
-      if (!kept) old[name] = now[name];
-      if (now[name]) { if (!kept) old.setAttribute(name, ""); }
-      else if (!refused(name, "remove")) old.removeAttribute(name);
-    };
-    if (old instanceof HTMLInputElement && now instanceof HTMLInputElement && now.type !== "file") {
-      var value = now.value;
-      flag("checked");
-      flag("disabled");
-      if (!now.hasAttribute("value")) {
-        if (!refused("value", "remove")) { old.value = ""; old.removeAttribute("value"); }
-      } else if (old.value !== value && !refused("value", "update")) {
-        old.setAttribute("value", value);
-        old.value = value;
-      }
-    } else if (old instanceof HTMLOptionElement && now instanceof HTMLOptionElement) {
-      flag("selected");
-    } else if (old instanceof HTMLTextAreaElement && now instanceof HTMLTextAreaElement) {
-      if (refused("value", "update")) return;
-      if (now.value !== old.value) old.value = now.value;
-      if (old.firstChild && old.firstChild.nodeValue !== now.value) old.firstChild.nodeValue = now.value;
-    }
-  }
-  // idiomorph's own wrapper (restoreFocus): a focused text field keeps the focus and its caret.
-  function keepingCaret(target, morph) {
-    var active = document.activeElement;
-    if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) return morph();
-    var id = active.id, start = active.selectionStart, end = active.selectionEnd;
-    morph();
-    if (id && id !== (document.activeElement && document.activeElement.getAttribute("id"))) {
-      active = target.querySelector('[id="' + id + '"]');
-      if (active) active.focus();
-    }
-    if (active && !active.selectionEnd && end) active.setSelectionRange(start, end);
-  }
-  // Whether any id inside `el` is also inside `target`: idiomorph would move that node over.
-  function sharesIds(target, el) {
-    var ids = el.querySelectorAll("[id]");
-    for (var i = 0; i < ids.length; i++) {
-      var id = ids[i].id;
-      if (id && (target.id === id || target.querySelector('[id="' + CSS.escape(id) + '"]'))) return true;
-    }
-    return false;
-  }
-  // A form (or button) that waits to be used is made known to htmx once the frame showing
-  // the message is drawn (htmx.process costs a slowed phone a few milliseconds per form: its
-  // events, its search of the node's inside), or at once when someone reaches for it first:
-  // a touch, a click, the focus or a key anywhere on the page, or a submit, each seen here
-  // before it reaches the form (a listener htmx adds to the form then still hears it). What
-  // htmx must start by itself (hx-trigger: "load", "every") is processed at once.
-  var TRIGGERED = "[hx-trigger], [data-hx-trigger]";
-  var waitingForHtmx = [], htmxSoon = false;
-  function processWaiting() {
-    var nodes = waitingForHtmx;
-    waitingForHtmx = [];
-    htmxSoon = false;
-    nodes.forEach(function (node) { if (node.isConnected) htmx.process(node); });
-  }
-  function processSoon(node) {
-    waitingForHtmx.push(node);
-    if (htmxSoon) return;
-    htmxSoon = true;
-    if (window.requestIdleCallback) requestIdleCallback(processWaiting, { timeout: 250 });
-    else setTimeout(processWaiting, 50);
-  }
-  ["pointerdown", "mousedown", "touchstart", "click", "focusin", "keydown", "submit"].forEach(function (type) {
-    document.addEventListener(type, function () { if (waitingForHtmx.length) processWaiting(); }, true);
+    document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue and the offline banner
   });
-  function applySwaps(html) {
-    var holder = document.createElement("template");
-    holder.innerHTML = html;
-    var active = document.activeElement, activeId = active && active.id, touched = [], missing = "";
-    // A run every copy of a card shares comes by its name when the page holds it once
-    // (companion/shared_runs.py): a copy of the page's goes in its place.
-    var runs = holder.content.querySelectorAll("template[data-s]");
-    for (var r = 0; r < runs.length; r++) {
-      var copy = document.getElementById("s-" + runs[r].getAttribute("data-s"));
-      if (copy) runs[r].replaceWith(copy.content.cloneNode(true));
-      else missing = (missing ? missing + ", " : "") + "s-" + runs[r].getAttribute("data-s");
-    }
-    // A node idiomorph kept is looked at again by htmx only if one of its hx- attributes
-    // changed (htmx.process walks the node's whole inside, hx-on search included, even when
-    // it then finds nothing new); a node it added is always.
-    var hxChanged = [], morphing = Idiomorph.defaults.callbacks.beforeNodeMorphed;
-    var callbacks = {
-      afterNodeAdded: function (node) { if (htmxKnows(node)) touched.push(node); },
-      beforeNodeMorphed: function (old, now) {
-        if (morphing && morphing(old, now) === false) return false;
-        if (old.nodeType === 1 && now.nodeType === 1 && hxDiffers(old, now)) hxChanged.push(old);
-      },
-      afterNodeMorphed: function (node) {
-        if (node.nodeType === 1 && hxChanged.indexOf(node) >= 0 && node.matches(HTMX_ATTRIBUTES)) touched.push(node);
-      }
-    };
-    var pieces = holder.content.querySelectorAll("[hx-swap-oob]");
-    for (var i = 0; i < pieces.length; i++) {
-      var el = pieces[i], how = el.getAttribute("hx-swap-oob"), at = how.indexOf(":");
-      var style = at > 0 ? how.slice(0, at) : how;
-      el.removeAttribute("hx-swap-oob");
-      var target = document.getElementById(at > 0 ? how.slice(at + 2) : el.id);
-      if (!target) {  // gone already is as good as deleted; anything else: the page is not the server's
-        if (style !== "delete") missing = (missing ? missing + ", " : "") + (el.id || how);
-        continue;
-      }
-      if (style === "morph" && target.id === el.id && inPlace(target, el, document.activeElement)) {
-        keepingCaret(target, patch.bind(null, target, el, touched));
-      } else if (style === "morph" && target.id !== el.id && !sharesIds(target, el)) {
-        // A piece whose id changed (a fold that names the points) matches nothing on the
-        // page for idiomorph, which puts the new one in its place: so it goes in whole here.
-        target.replaceWith(el);
-        if (htmxKnows(el)) touched.push(el);
-      } else if (style === "morph") {
-        Idiomorph.morph(target, el, { morphStyle: "outerHTML", callbacks: callbacks });
-      } else if (style === "outerHTML") {
-        target.replaceWith(el);
-        if (htmxKnows(el)) touched.push(el);
-      } else if (style === "afterend") {
-        Array.from(el.children).reverse().forEach(function (line) {
-          target.insertAdjacentElement("afterend", line);
-          if (htmxKnows(line)) touched.push(line);
-        });
-      } else if (style === "delete") {
-        target.remove();
-      } else if (style === "attrs") {  // its tag alone changed (whose turn it is): its inside stays
-        if (setAttributes(target, el) && target.matches(HTMX_ATTRIBUTES)) touched.push(target);
-      }
-    }
-    // htmx reads a form's address when it first sees it: a form whose hx- attributes changed
-    // is looked at again, and a new one for the first time.
-    touched.forEach(function (node) {
-      if (!node.isConnected) return;
-      if (node.matches(TRIGGERED) || node.querySelector(TRIGGERED)) htmx.process(node);
-      else processSoon(node);
-    });
-    if (activeId && !active.isConnected) {  // a replaced line held the focus: it stays on its copy
-      var again = document.getElementById(activeId);
-      if (again) again.focus({ preventScroll: true });
-    }
-    return missing;
-  }
-  document.addEventListener("htmx:sseOpen", function (event) {
-    // The browser reopens a dropped stream itself and says "open" again: listen only once.
-    var source = event.detail.source;
-    if (source.tcListening) return;
-    source.tcListening = true;
-    source.addEventListener("live", applyLive);
+  // A region with no place on this page: said (the browser tests fail on it), and the board fetched whole.
+  document.addEventListener("htmx:oobErrorNoTarget", function (event) {
+    if (window.console) console.error("Table Companion: a live region had no place on this page: " + (event.detail.content && event.detail.content.id));
+    refreshLive();
   });
 
   // A page that comes back to the foreground fetches its state once: its stream may have

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, parts, store
+from companion import create_app, pages, store
+from stream_apply import GZIP, Decoder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
@@ -25,11 +26,11 @@ HX = {"HX-Request": "true", "HX-Target": "live-body"}
 @pytest.fixture
 def app(tmp_path):
     store.clear_cache()
-    parts.clear()
+    pages.clear()
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
     yield app
     store.clear_cache()
-    parts.clear()
+    pages.clear()
 
 
 @pytest.fixture
@@ -290,7 +291,7 @@ def open_database(where):
 def pg_app(tmp_path, postgres_schema_url):
     """The app on a fresh PostgreSQL schema (routes, limits and errors on PostgreSQL)."""
     store.clear_cache()
-    parts.clear()
+    pages.clear()
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
     yield app
     from companion import db as db_module
@@ -300,7 +301,7 @@ def pg_app(tmp_path, postgres_schema_url):
         app.extensions["presence_beat"].stop()
     db_module.forget_connections(app)
     store.clear_cache()
-    parts.clear()
+    pages.clear()
 
 
 @pytest.fixture(scope="session")
@@ -328,10 +329,13 @@ class Stream:
 
     def _read(self, phone, page, known):
         # known: the version the page shows (a page just loaded), so nothing comes before a change
-        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False)
+        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False,
+                                    headers=GZIP)
+        assert response.headers.get("Content-Encoding") == "gzip"
+        self.decode = Decoder()
         try:
             for chunk in response.response:
-                self.messages.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+                self.messages.put(self.decode(chunk))
         finally:
             response.close()
 

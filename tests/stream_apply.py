@@ -1,11 +1,36 @@
-"""A page's html as a stream's messages leave it, for the pieces tests (issue 37): each swap
-done as static/app.js does it, on the html text, so a test can compare the result with a
-fresh render."""
+"""A page's live stream as a phone's browser gets it: asked for with gzip, decompressed, and
+each message's regions put into the page's html by id, as htmx's out-of-band morph does."""
 
 import re
+import zlib
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 TAG = re.compile(r"""<!--.*?-->|<(/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""", re.S)
+GZIP = {"Accept-Encoding": "gzip, deflate"}
+
+
+class Decoder:
+    """One stream's gzip, read chunk by chunk as the browser reads it."""
+
+    def __init__(self):
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.wire = 0
+
+    def __call__(self, chunk):
+        self.wire += len(chunk)
+        return self.inflate.decompress(chunk).decode()
+
+
+def opening(client, path, messages=2):
+    """The first messages of a stream at `path` (retry, then the whole fragment of a page
+    behind), asked for with gzip as a browser asks, and decompressed."""
+    response = client.get(path, headers=GZIP, buffered=False)
+    assert response.headers.get("Content-Encoding") == "gzip"
+    decode, chunks = Decoder(), iter(response.response)
+    try:
+        return "".join(decode(next(chunks)) for _ in range(messages))
+    finally:
+        response.close()
 
 
 def element_at(html, start):
@@ -28,46 +53,28 @@ def element_at(html, start):
 
 
 def span_of(html, ident):
-    """Where the element with this id (its first attribute) starts and ends in `html`."""
-    found = [m.start() for m in re.finditer(r'<[a-zA-Z][\w:-]* id="%s"' % re.escape(ident), html)]
+    """Where the element with this id starts and ends in `html`."""
+    found = [m.start() for m in re.finditer(r'<[a-zA-Z][\w:-]*\s[^>]*?\bid="%s"' % re.escape(ident), html)]
     assert len(found) == 1, f"{ident}: {len(found)} elements"
     return found[0], element_at(html, found[0])
 
 
-RUN = re.compile(r'<template data-s="([\w-]+)"></template>')
-COPY = re.compile(r'<template id="s-([\w-]+)">(.*?)</template>', re.S)
+def data_of(message):
+    """A message's html: its data lines joined."""
+    return "\n".join(line[6:] for line in message.split("\n") if line.startswith("data: "))
 
 
-def runs_of(page):
-    """The runs a whole page holds once (companion/shared_runs.py): {name: html}."""
-    return dict(COPY.findall(page))
-
-
-def apply(page, message, outside=(), runs=None):
-    """The page (html) with one stream message's swaps done: a morph (into the element with
-    the id, or the one it names after `:#`), a list's lines put in after its top line, a line
-    replaced or deleted, an element's tag alone replaced. Swaps whose target id starts with
-    one of `outside` are for parts the html does not hold, and are left out. A run the message
-    names takes the page's copy from `runs` (runs_of the whole page)."""
-    assert message.startswith("id: ")
-    data = "\n".join(line[6:] for line in message.split("\n") if line.startswith("data: "))
-    data = RUN.sub(lambda run: (runs or {})[run[1]], data)
-    for swap in re.finditer(r'<[a-zA-Z][\w:-]*(?: id="([^"]*)")? hx-swap-oob="([^"]*)"', data):
-        ident, how = swap.groups()
-        target = how.partition(":#")[2] or ident
-        if outside and target.startswith(outside):
-            continue
-        element = data[swap.start():element_at(data, swap.start())]
-        element = re.sub(r' hx-swap-oob="[^"]*"', "", element, count=1)
-        if how == "attrs":  # its own tag alone changed: the tag goes in, its inside stays
-            start, end = span_of(page, ident)
-            page = page[:start] + element[:element.index(">") + 1] + page[page.index(">", start) + 1:]
-            continue
-        if how.startswith("afterend:#"):
-            inner = element[element.index(">") + 1:element.rindex("</")]
-            at = span_of(page, target)[1]
-            page = page[:at] + inner + page[at:]
-            continue
-        start, end = span_of(page, target)
-        page = page[:start] + ("" if how == "delete" else element) + page[end:]
+def apply(page, message):
+    """The page's html after a message: each region swapped in by its id."""
+    html = data_of(message)
+    html = re.sub(r"</?template>", "", html)
+    at = 0
+    while (found := re.search(r'<([a-zA-Z][\w-]*) hx-swap-oob="morph"', html[at:])) is not None:
+        start = at + found.start()
+        end = element_at(html, start)
+        region = html[start:end].replace(' hx-swap-oob="morph"', "", 1)
+        ident = re.search(r'\bid="([^"]*)"', region).group(1)
+        where = span_of(page, ident)
+        page = page[:where[0]] + region + page[where[1]:]
+        at = end
     return page

@@ -10,6 +10,7 @@ import pytest
 from companion import box, store
 from companion.db import get_db
 from conftest import HX
+from stream_apply import opening
 from assassins_decks import BASE_DECK, WIZARD
 
 DECK = BASE_DECK + [WIZARD]
@@ -402,11 +403,7 @@ SECRET_FRONT = "Quokka Frontline"
 
 def read_sse(client, code, page="player"):
     """The first messages a page's live stream sends: its whole fragment, as its page is behind."""
-    response = client.get(f"/t/{code}/events?page={page}")
-    chunks = response.response
-    messages = [next(chunks) for _ in range(2)]
-    response.close()
-    return "".join(m.decode() if isinstance(m, bytes) else m for m in messages)
+    return opening(client, f"/t/{code}/events?page={page}")
 
 
 def test_rear_row_cards_never_reach_another_phone(three, client, app):

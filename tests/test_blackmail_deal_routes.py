@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from companion import store
+from stream_apply import opening as stream_opening
 from companion.db import get_db
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import routes as blackmail_routes
@@ -380,10 +381,7 @@ class Watched:
         # The event stream of this viewer's page: its opening (retry, then the whole fragment,
         # as a page behind gets it) is read, then closed.
         page = "host" if "/host" in self.pages else "screen" if "/screen" in self.pages else "player"
-        stream = self.client.get(f"/t/{self.code}/events?page={page}", buffered=False)
-        chunks = iter(stream.response)
-        opening = "".join(next(chunks).decode() for _ in range(2))
-        stream.close()
+        opening = stream_opening(self.client, f"/t/{self.code}/events?page={page}")
         assert "event: live" in opening and 'id="live-board"' in opening
         self.seen.append(opening)
 

@@ -1,4 +1,4 @@
-"""Server-Sent Events: a stream carries its page's changed parts, rendered once per kind of viewer."""
+"""Server-Sent Events: a stream carries its page's changed regions, rendered once per kind of viewer."""
 
 import re
 import threading
@@ -6,7 +6,8 @@ import time
 
 from companion import live, pages
 from companion.db import close_db, get_db
-from companion.notifier import Notifier, _Table
+from companion.live.notify import Notifier, _Table
+from companion.live import regions
 from companion.store import Folded
 
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
@@ -22,9 +23,9 @@ def renderer(name):
 
     def render():
         state["calls"] += 1
-        html = f"<div id='x'>{name} at {state['version']}</div>"
-        return (state["version"], {"board": (html, None), "log": ("same", None)}, html,
-                state.get("previous", state["version"] - 1))
+        html = f'<div id="live-body"><div id="x">{name} at {state["version"]}</div><p id="log">same</p></div>'
+        return pages.Rendered(state["version"], regions.split(html), html,
+                              state.get("previous", state["version"] - 1))
     return state, look
 
 
@@ -65,7 +66,7 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
     state["version"] = 2
     notifier.publish(1, 2)
     # what changed since: the board, not the log
-    assert {next(stream) for stream in streams} == {"id: 2\nevent: live\ndata: <div id='x'>screen at 2</div>\n\n"}
+    assert {next(stream) for stream in streams} == {'id: 2\nevent: live\ndata: <div hx-swap-oob="morph" id="x">screen at 2</div>\n\n'}
     assert state["calls"] == 2
     for stream in streams:
         stream.close()
@@ -227,23 +228,6 @@ def test_a_change_reaches_the_streams_with_every_turn_for_a_connection_taken(app
             gate.release()
 
 
-def test_a_part_whose_pieces_alone_changed_sends_only_those_pieces():
-    """A seat's line is a piece (<!--o:ID-->…<!--/o-->): when nothing else in its part changed
-    since the stream's last message, only the changed pieces go, each morphed into its place;
-    when the rest changed too (a seat added), the whole part goes."""
-    def board(scores, extra=""):
-        rows = "".join(f'<!--o:s{n}--><li id="s{n}">{score}</li><!--/o-->' for n, score in enumerate(scores))
-        html = pages.out_of_band(f'<div id="live-board"><ul>{rows}</ul>{extra}</div>')
-        return {"board": (html, pages.pieces_of(html))}
-
-    before = board([1, 2, 3])
-    sent = live.message(5, board([1, 4, 3]), before)
-    assert sent == 'id: 5\nevent: live\ndata: <li id="s1" hx-swap-oob="morph">4</li>\n\n'
-    assert live.message(5, board([1, 2, 3]), before) == "id: 5\nevent: live\ndata: \n\n"
-    whole = live.message(5, board([1, 4, 3], extra="<p>Cy joined</p>"), before)
-    assert 'id="live-board" hx-swap-oob="morph"' in whole and "<p>Cy joined</p>" in whole
-
-
 def test_a_scoreboard_phone_gets_only_the_lines_that_changed(app, host, join):
     host.start("generic")
     ana, bo, cy = join(host, "Ana"), join(host, "Bo"), join(host, "Cy")
@@ -252,15 +236,15 @@ def test_a_scoreboard_phone_gets_only_the_lines_that_changed(app, host, join):
     assert bo.act("score", seat=bo.seat, delta=1).status_code == 200
     # The page shows the version its stream opened at: the first change sends what changed
     first = anas.next_message()
-    assert 'id="live-board"' not in first and f'<li id="other-{bo.seat}" hx-swap-oob="morph"' in first
+    assert 'id="live-board"' not in first and f'<li hx-swap-oob="morph" id="other-{bo.seat}"' in first
     other = app.test_client()  # another table's events come between (versions are event ids)
     assert other.post("/tables", data={"game": "generic"}).status_code == 303
     assert cy.act("score", seat=cy.seat, delta=2).status_code == 200
     message = anas.next_message()
     # Cy's line with its +2, Bo's without the +1 flash, Cy's "fix" score; the rest stays put
     assert 'id="live-board"' not in message and 'id="me"' not in message
-    assert f'<li id="other-{cy.seat}" hx-swap-oob="morph" class="other flash"' in message and "+2" in message
-    assert f'<li id="other-{bo.seat}" hx-swap-oob="morph" class="other"' in message
-    assert f'<span id="fix-{cy.seat}" hx-swap-oob="morph" class="muted">2</span>' in message
+    assert f'<li hx-swap-oob="morph" id="other-{cy.seat}" class="other flash"' in message and "+2" in message
+    assert f'<li hx-swap-oob="morph" id="other-{bo.seat}" class="other"' in message
+    assert f'<span hx-swap-oob="morph" id="fix-{cy.seat}" class="muted">2</span>' in message
     assert bo.act("score", seat=ana.seat, delta=3).status_code == 200
-    assert '<section id="me" hx-swap-oob="morph"' in anas.next_message()  # Ana's own block
+    assert '<section hx-swap-oob="morph" id="me"' in anas.next_message()  # Ana's own block

@@ -12,6 +12,7 @@ from companion.games.blackmail import BY_NUMBER, CYRIL, KRUEGER, LANA, MALORY
 from companion.games.blackmail import dealt as deal
 
 from conftest import HX, Phone
+from stream_apply import opening
 
 
 def text(response):
@@ -54,11 +55,7 @@ def let_in(app, host):
 
 def stream_opening(client, code, page="tablet"):
     """The first message of a page's event stream (the whole fragment of a page behind)."""
-    stream = client.get(f"/t/{code}/events?page={page}", buffered=False)
-    chunks = iter(stream.response)
-    opening = "".join(next(chunks).decode() for _ in range(2))
-    stream.close()
-    return opening
+    return opening(client, f"/t/{code}/events?page={page}")
 
 
 # --- who may open it ----------------------------------------------------------------

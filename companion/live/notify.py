@@ -1,13 +1,9 @@
-"""The live push's transport: a per-table version that wakes every open page's stream, and
-the SSE message a stream sends (live.py is the web end, pg_live.py PostgreSQL's part).
+"""The per-table version that wakes every open page's stream, and what a stream sends.
 
-On a new version each open stream asks for its page's parts (pages.live_parts: rendered
-through the game's view_for for that viewer, so a stream carries only what its viewer may
-see). They are rendered once per version and kind of viewer (the screen, the host, a seat),
-however many pages of that kind are open here, and the public parts inside them once per
-version for all (parts.py). Each stream then sends only the parts that differ from its last
-message, with the version as the message's id, so a page drops a copy older than what it
-shows.
+On a new version each stream asks for its page's fragment (rendered once per version and
+kind of viewer through the game's view_for, shared by every page of that kind here) and
+sends the regions that differ from its last message (regions.py), with the version as the
+message's id, so a page drops a copy older than what it shows.
 """
 
 import os
@@ -16,8 +12,9 @@ import time
 
 from flask import current_app
 
-from . import pages, store
-from .db import uses_postgres
+from .. import store
+from ..db import uses_postgres
+from . import regions
 
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
 # Streams of this process holding a database connection at one time: fewer than the pool's
@@ -40,7 +37,7 @@ class _Table:
         self.reading = threading.Lock()
         self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
         self.code = None
-        self.said = (0, [])      # (version, [(parts, parts last sent, message)]) made at it
+        self.said = (0, {})      # (version, {(kind, regions last sent): message}) made at it
         self.saying = threading.Lock()
 
     def who_at(self, folded, read):
@@ -62,40 +59,39 @@ class _Table:
                 self.who = (folded.version, kept)
             return kept
 
-    def message(self, version, parts, sent):
-        """message(), made once for every stream of a kind that last sent the same parts
-        (the table screens, a seat's two pages): they share both, so the pair is the key."""
+    def message(self, version, kind, found, sent):
+        """The message for a stream of this kind whose page holds `sent` (its last regions,
+        or None): made once for every stream of the kind that last sent the same."""
+        key = (kind, id(sent))
         with self.saying:
-            made_at, said = self.said
-            if made_at != version:
-                said = []
-                self.said = (version, said)
-            for found, before, text in said:
-                if found is parts and before is sent:
-                    return text
-        text = message(version, parts, sent)
+            if self.said[0] != version:
+                self.said = (version, {})
+            made = self.said[1].get(key)
+            if made is not None and made[0] is sent:
+                return made[1]
+        text = regions.message(version, found, regions.changed(found, sent))
         with self.saying:
             if self.said[0] == version:
-                self.said[1].append((parts, sent, text))
+                self.said[1][key] = (sent, text)
         return text
 
     def parts(self, look):
-        """The parts of the asker's kind of viewer at the newest version, rendered by the
-        first of that kind to ask (a stream, or the tap's answer) and shared by the others.
-        look(version, this) -> (kind, render): who is asking now, and how to render what
-        they see. The look is made under the lock: a stream that took a turn for a
+        """(kind, Rendered): the fragment of the asker's kind of viewer at the newest version,
+        rendered by the first of that kind to ask (a stream, or the tap's answer) and shared by
+        the others. look(version, this) -> (kind, render): who is asking now, and how to render
+        what they see. The look is made under the lock: a stream that took a turn for a
         connection there (Notifier.querying) never holds it while it waits for the lock."""
         with self.rendering:
             kind, render = look(self.version, self)
             version, done = self.rendered
             if version >= self.version and kind in done:
-                return done[kind]
+                return kind, done[kind]
             found = render()
-            if found[0] > version:
-                self.rendered = (found[0], {})
-            if found[0] == self.rendered[0]:
+            if found.version > version:
+                self.rendered = (found.version, {})
+            if found.version == self.rendered[0]:
                 self.rendered[1][kind] = found
-            return found
+            return kind, found
 
 
 class Notifier:
@@ -176,6 +172,7 @@ class Notifier:
             table = self._tables.get(table_id)
             if table is None:
                 table = self._tables[table_id] = _Table()
+                store.open_tables = len(self._tables)  # a table with a page open keeps its fold
             if code is not None:
                 self._codes[code] = table_id
                 table.code = code
@@ -214,6 +211,7 @@ class Notifier:
             table.streams -= 1
             if table.streams == 0:
                 self._tables.pop(table_id, None)
+                store.open_tables = len(self._tables)
                 self._codes.pop(table.code, None)
 
     def heard(self, table_id, version, step=None):
@@ -243,28 +241,27 @@ class Notifier:
 
     @staticmethod
     def _shown(table, look, known, done):
-        """The parts a page holds when it shows the table's newest version (loaded at it, or
-        back with it as its last message's id): rendered now, shared with the other pages of
-        its kind, so the next change sends what changed rather than every part. None if the
-        table moved on meanwhile (the page is behind: it gets every part) or the render failed."""
+        """What a page holds when it shows the table's newest version (loaded at it, or back
+        with it as its last message's id), so the next change sends only what changed. None
+        if the table moved on meanwhile (the page gets its whole fragment) or the render failed."""
         try:
             try:
-                version, found = table.parts(look)[:2]
+                found = table.parts(look)[1]
             finally:
                 done()
-        except Exception:  # the database is away, say: the next change sends every part
+        except Exception:  # the database is away, say: the next change sends it whole
             return None
-        return found if version == known else None
+        return found.held if found.version == known else None
 
     def stream(self, key, heartbeat, look=None, known=0, done=lambda: None):
         """Yield SSE messages for one opened stream until its phone goes away: on each newer
-        version, the parts of the asker's fragment (see _Table.parts for `look`) that differ
+        version, the regions of the asker's fragment (see _Table.parts for `look`) that differ
         from this stream's last message. `known` is the version the page already shows; a
-        page behind gets every part first. done() follows each look (the database connection
-        goes back: a stream holds none between changes)."""
+        page behind gets its whole fragment first. done() follows each look (the database
+        connection goes back: a stream holds none between changes)."""
         table = self._open[key][1]
         try:
-            seen, sent = known, None  # sent: the parts as last sent (None: the page's are unknown)
+            seen, sent = known, None  # sent: what the page holds (None: unknown)
             if known and table.version == known:  # before the first line: open means ready
                 sent = self._shown(table, look, known, done)
             yield "retry: 2000\n\n"
@@ -275,150 +272,30 @@ class Notifier:
                     current = table.version
                 if key in self._gone:
                     return
-                if current > seen:
-                    before = seen
+                if current <= seen:
+                    yield f": {int(time.time())}\n\n"  # keeps proxies from closing an idle stream
+                    continue
+                before = seen
+                try:
                     try:
-                        try:
-                            seen, found, _, previous = table.parts(look)
-                        finally:
-                            done()
-                    except Exception as error:  # the database is away, say: this stream ends,
-                        # and the browser reopens it in 2 s (retry) and gets the whole fragment
-                        current_app.logger.warning("a live stream ended: %s", error)
-                        return
-                    # Only the table's next version is sent as what changed: a page may show a
-                    # newer whole fragment (its own tap's answer) than this stream's last
-                    # message, and a part that changed there and back since would stay stale.
-                    yield table.message(seen, found, sent if previous == before else None)
-                    sent = found
-                else:
-                    # A comment line keeps proxies from closing an idle stream.
-                    yield f": {int(time.time())}\n\n"
+                        kind, found = table.parts(look)
+                    finally:
+                        done()
+                except Exception as error:  # the database is away, say: this stream ends,
+                    # and the browser reopens it in 2 s (retry) and gets the whole fragment
+                    current_app.logger.warning("a live stream ended: %s", error)
+                    return
+                seen = found.version
+                if found.regions is None:  # nothing to compare (the bench's bare floor)
+                    yield f"id: {seen}\nevent: live\ndata: \n\n"
+                    continue
+                # Only the table's next version goes as what changed: the page may show a newer
+                # whole fragment (its own tap's answer) than this stream's last message, and a
+                # region changed there and back since would stay stale.
+                yield table.message(seen, kind, found.regions, sent if found.previous == before else None)
+                sent = found.held
         finally:
             self.close(key)
-
-
-def message(version, parts, sent=None):
-    """One SSE message: the parts that differ from `sent` (all of them without it); of a part
-    whose marked pieces alone changed (pages.pieces_of), only those pieces: each changed one
-    morphed in place (or, if only pieces inside it changed, those), a list's new lines put in
-    at its top (or end) and its old ones deleted. The swaps go as one data line (the page
-    parses them as one html text, so a line apiece only cost each its "data: "), unless one
-    holds a <pre> or <textarea>, whose line breaks are its own."""
-    out = []
-    for name, (html, pieces) in parts.items():
-        old = sent.get(name) if sent else None
-        if old is not None and old[0] == html:
-            continue
-        changed = _part_changes(pieces, old[1]) if pieces and old is not None and old[1] else None
-        out.append(pages.sse_lines(html) if changed is None else "".join(changed))
-    data = "".join(out) or "data: \n"
-    if "<pre" not in data and "<textarea" not in data:
-        data = data.replace("\ndata: ", "")
-    return f"id: {version}\nevent: live\n{data}\n"
-
-
-_said = {}  # (a part as split, the same part as last sent) -> its swaps
-SAID_KEPT = 128
-
-
-def _part_changes(new, old):
-    """_changes, worked out once for every stream that sends the same part after the same one
-    (a part many kinds render alike is split once: the log, where every phone may use the
-    same Undo buttons). Keyed by the two Pieces themselves, held with the answer so that
-    their ids stay theirs."""
-    key = (id(new), id(old))
-    found = _said.get(key)
-    if found is not None and found[0] is new and found[1] is old:
-        return found[2]
-    changed = _changes(new, old)
-    if len(_said) >= SAID_KEPT:
-        _said.clear()
-    _said[key] = (new, old, changed)
-    return changed
-
-
-_lines = {}  # (what a swap is made of) -> its SSE line: the same piece goes to every phone
-LINES_KEPT = 1024
-
-
-def _line(make, *key):
-    """An SSE line for one swap, made once for all the streams that send it: a changed
-    seat line or log line goes to every phone of the table (their pieces are the same
-    strings, split once), and each would otherwise build and clean the same line."""
-    found = _lines.get((make, key))
-    if found is None:
-        if len(_lines) >= LINES_KEPT:
-            _lines.clear()
-        found = _lines[(make, key)] = pages.sse_lines(make(*key))
-    return found
-
-
-def _morph(body, before):
-    """A piece morphed into the element as the page has it (its id may have changed)."""
-    return pages.out_of_band(body.strip(), pages.element_id(before.strip()))
-
-
-def _replace(body):
-    return pages.out_of_band(body.strip(), how="outerHTML")
-
-
-def _attrs(tag):
-    return pages.out_of_band(tag + f"</{pages.tag_name(tag)}>", how="attrs")
-
-
-def _insert(after, *bodies):
-    return f'<div hx-swap-oob="afterend:#{after}">' + "".join(body.strip() for body in bodies) + "</div>"
-
-
-def _delete(ident):
-    return f'<i id="{ident}" hx-swap-oob="delete"></i>'
-
-
-def _changes(new, old):
-    """The swaps (SSE lines) that turn `old` (a pages.Piece as last sent) into `new`, or None when they
-    cannot say it (its own frame changed, a list's lines were reordered or new ones came in
-    the middle): then `new` goes whole. New lines at a list's top go in after its first
-    element, a hidden one with the id LIST-top; new lines at its end go in after its last
-    line kept (each "afterend", so a swap never goes into an element a morph covers)."""
-    out, added, lines = [], set(), set()
-    if not pages.same_frame(new.frame, old.frame):
-        # Its own tag alone changed (a phone's block says whose turn it is in an attribute):
-        # the tag goes, with what changed inside; anything else in its frame: it goes whole.
-        tag, rest = pages.start_tag(new.frame)
-        old_tag, old_rest = pages.start_tag(old.frame)
-        if (not tag or pages.element_id(tag) != pages.element_id(old_tag)
-                or not pages.same_frame(rest, old_rest)):
-            return None
-        out.append(_line(_attrs, tag))
-    for where, ids in new.lists.items():
-        was = old.lists.get(where, ())
-        lines.update(ids)
-        kept, now = set(was), set(ids)
-        if [i for i in ids if i in kept] != [i for i in was if i in now]:
-            return None
-        fresh = [i for i in ids if i not in kept]
-        if fresh:
-            if ids[:len(fresh)] == fresh:  # at the top (a log's new lines)
-                after = f"{where}-top"
-            elif ids[-len(fresh):] == fresh:  # at the end (a card drawn into a hand)
-                after = ids[-len(fresh) - 1]
-            else:
-                return None
-            out.append(_line(_insert, after, *(new.pieces[i].body for i in fresh)))
-            added.update(fresh)
-        out += [_line(_delete, i) for i in was if i not in now]
-    for ident, piece in new.pieces.items():
-        before = old.pieces.get(ident)
-        if ident in added or before is None or before.body == piece.body:
-            continue
-        inner = _changes(piece, before) if piece.pieces or piece.lists else None
-        if inner is None and ident in lines:  # a line: replaced whole
-            inner = [_line(_replace, piece.body)]
-        elif inner is None:  # morphed into the element as the page has it (its id may have changed)
-            inner = [_line(_morph, piece.body, before.body)]
-        out += inner
-    return out
 
 
 def notifier():

@@ -1,20 +1,19 @@
-"""Live updates, the web end: a page's Server-Sent Events stream and what it looks at, and a
-tap's answer shared with the streams (notifier.py is the transport, pg_live.py PostgreSQL's
-part). A stream that opens (or reopens: the browser's Last-Event-ID) behind the table's
-version sends the whole fragment first, so a page that slept misses nothing.
+"""A page's Server-Sent Events stream, and a tap's answer shared with the streams. A stream
+that opens (or reopens: the browser's Last-Event-ID) behind the table's version sends the
+whole fragment first, so a page that slept misses nothing.
 """
 
 import os
+import zlib
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
-from . import access, door, game_routes, holders, pages, store
-from .db import close_db, get_db, uses_postgres
-from .off_loop import OffLoop, peeks
-# What the rest of the app reaches through live (the transport and PostgreSQL's part).
-from .notifier import (OVERFLOW_RETRY_MS, QUERYING_AT_ONCE, Notifier, current_fold, kind_of,  # noqa: F401
-                       known_table, message, notifier)
-from .pg_live import PresenceBeat, away_seconds, listener  # noqa: F401
+from .. import access, door, game_routes, holders, pages, store
+from ..db import close_db, get_db, uses_postgres
+from . import regions
+from .notify import OVERFLOW_RETRY_MS, kind_of, notifier
+from .presence import listener
+from .waitress_loop import OffLoop, peeks
 
 bp = Blueprint("live", __name__)
 
@@ -27,8 +26,8 @@ def answer(table, page):
     render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
     watched = notifier().watching(table.id)
     if watched is None:
-        return render()[2]
-    return watched.parts(lambda version, _: (kind_of(page, viewer), render))[2]
+        return render().html
+    return watched.parts(lambda version, _: (kind_of(page, viewer), render))[1].html
 
 
 def _peer_gone(environ, off):
@@ -91,7 +90,7 @@ BARE = "COMPANION_BENCH_BARE"
 
 
 def bare_look(version, watched=None):
-    return ("bare",), lambda: pages.Rendered(version, {}, "")
+    return ("bare",), lambda: pages.Rendered(version, None, "")
 
 
 @bp.get("/t/<code>/events")
@@ -122,22 +121,47 @@ def events(code):
         # would queue every tap behind it, so this page gets what it is missing now and comes
         # back in a few seconds (the browser reconnects by itself), until a place frees.
         try:
-            first = message(*look(version)[1]()[:2]) if version > known else ""
+            found = look(version)[1]() if version > known else None
+            first = regions.message(version, found.regions, [found.regions.root]) if found and found.regions else ""
         finally:
             close_db()
-        return Response(f"retry: {OVERFLOW_RETRY_MS}\n\n{first}", mimetype="text/event-stream",
-                        headers=headers)
+        return Response(compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers),
+                        mimetype="text/event-stream", headers=headers)
     # Who sits where, read for the table's streams and taps here (known_table) now, while
     # nothing is waiting on it, rather than by the first change (once per table here).
     try:
         live.watching(table.id).who_at(folded, who_reader(table))
     finally:
         close_db()
-    chunks = live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db)
+    chunks = compressed(live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db), headers)
     response = Response(stream_with_context(off.wrap(chunks) if off else chunks),
         mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response
+
+
+# A stream's deflate window and memory level: a message is a few regions, mostly repeating
+# earlier ones, and each open stream keeps its compressor (docs/performance.md measures both).
+WINDOW_BITS, MEMORY_LEVEL = 13, 5
+
+
+def compressed(messages, headers):
+    """The messages gzip-compressed as one stream, each flushed whole (the browser reads it
+    at once), if the browser accepts gzip; else as they are. Sets Content-Encoding."""
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return map(str.encode, messages)
+    headers["Content-Encoding"] = "gzip"
+    headers["Vary"] = "Accept-Encoding"
+
+    def run():
+        deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + WINDOW_BITS, MEMORY_LEVEL)
+        try:
+            for text in messages:
+                yield deflate.compress(text.encode()) + deflate.flush(zlib.Z_SYNC_FLUSH)
+        finally:
+            getattr(messages, "close", lambda: None)()
+
+    return run()
 
 
 @bp.get("/healthz")
