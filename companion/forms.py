@@ -16,6 +16,8 @@ own address, so it makes an `m` of its own per panel: `{% set m = forms(act_base
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
+from .games.base import STEP_FIELD
+
 
 def _page_field(page):
     """The page kind a form says it came from: none from a phone's own page, which is what a
@@ -26,6 +28,17 @@ def _page_field(page):
     if page and page.isalnum():
         return f'<input type=hidden name=page value={page}>'
     return f'<input type="hidden" name="page" value="{escape(page)}">'
+
+
+def _step_field(ctx):
+    """The step of the game the form was drawn at (games.base.check_named_step): from the
+    view the template renders (a kept piece's own `view` or `v`, which must then hold it)."""
+    for name in ("view", "v"):
+        view = ctx.get(name)
+        step = view.get("step") if isinstance(view, dict) else None
+        if step:
+            return f'<input type="hidden" name="{STEP_FIELD}" value="{escape(step)}">'
+    return ""
 
 
 def _class(class_):
@@ -42,9 +55,10 @@ class Forms:
         self.act_base = act_base  # None: the render's own act_base
 
     @pass_context
-    def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None, id=None):
+    def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None, id=None, named_step=None):
         """A form for the action `kind` (its address built from act_base), or to `url`; with
-        an `id` (first, so the form can be a piece a live stream sends alone: pages.py)."""
+        an `id` (first, so the form can be a piece a live stream sends alone: pages.py). An
+        action's form names the step it was drawn at; another form, with `named_step`."""
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")
         return Markup("".join((
@@ -52,13 +66,13 @@ class Forms:
             f' action="{target}" hx-post', _class(class_),
             f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
-            _page_field(ctx.get("page", "")),
+            _page_field(ctx.get("page", "")), _step_field(ctx) if kind or named_step else "",
             caller() if caller else "", "</form>")))
 
     @pass_context
-    def post_form(self, ctx, url, class_="", confirm=None, caller=None, id=None):
-        """The same form to any address (seat admin, the ghost deal)."""
-        return self.act_form.__func__(self, ctx, None, class_, confirm, url, caller, id)
+    def post_form(self, ctx, url, class_="", confirm=None, caller=None, id=None, named_step=False):
+        """The same form to any address (seat admin, the ghost deal: an action, with `named_step`)."""
+        return self.act_form.__func__(self, ctx, None, class_, confirm, url, caller, id, named_step)
 
     @pass_context
     def help(self, ctx, entry, label="?"):

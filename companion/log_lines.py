@@ -9,8 +9,11 @@ web layer and nights.py its rows. What happens to a night is logged as events of
 from .games.base import RuleError, from_shared_screen
 
 
+# The tablet's arrangement is logged with them: no game reads it, and its new version is
+# what carries it to every open tablet (tablet_store.arrange).
+ARRANGED = "tablet.layout"
 NIGHT_KINDS = {"night.from", "night.next", "night.screen", "host.cohost", "host.uncohost",
-               "host.handover", "host.recovered"}
+               "host.handover", "host.recovered", ARRANGED}
 MOVED_ON = "The night has moved on to the next game, so this one stays as it was. Nothing changed."
 
 
@@ -50,6 +53,7 @@ def night_text(state, event):
         "host.uncohost": f"{name} is no longer a co-host",
         "host.handover": f"handed the host role to {name}",
         "host.recovered": "another device became the host with the recovery code",
+        ARRANGED: "arranged the panels on the tablet",
     }[kind]
 
 

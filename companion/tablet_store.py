@@ -6,7 +6,9 @@ token then takes its place. Only hashes of codes and tokens are kept, as for sea
 
 from datetime import datetime, timedelta, timezone
 
+from . import store
 from .db import transaction
+from .log_lines import ARRANGED, check_open
 from .store import now, token_hash
 
 
@@ -70,6 +72,19 @@ def layout_text(db, table_id):
 
 def save_layout_text(db, table_id, text):
     with transaction(db):
-        db.execute("INSERT INTO tablet_layouts (table_id, layout, updated_at) VALUES (?, ?, ?)"
-                   " ON CONFLICT (table_id) DO UPDATE SET layout=excluded.layout,"
-                   " updated_at=excluded.updated_at", (table_id, text, now()))
+        _upsert_layout(db, table_id, text)
+
+
+def arrange(db, table, text, actor):
+    """Keep the host's arrangement and log it (ARRANGED) in one write: a new version of the
+    table, so every open tablet's stream carries it at once, as it does any change."""
+    with store._writing(db, table) as (pending, folded):
+        check_open(folded)
+        _upsert_layout(db, table.id, text)
+        store._append(db, table, folded, ARRANGED, {}, actor, None, pending)
+
+
+def _upsert_layout(db, table_id, text):
+    db.execute("INSERT INTO tablet_layouts (table_id, layout, updated_at) VALUES (?, ?, ?)"
+               " ON CONFLICT (table_id) DO UPDATE SET layout=excluded.layout,"
+               " updated_at=excluded.updated_at", (table_id, text, now()))

@@ -440,7 +440,7 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     screen = text(client.get(f"/t/{code}/screen"))
     assert SECRET_FRONT in screen and SECRET_REAR not in screen   # the front row is face up at the table
     for stream in ("Bo's SSE stream", "host's SSE stream", "table screen's SSE stream"):
-        assert seen[stream].startswith("retry:") and 'event: live\ndata: <div id="live-board"' in seen[stream]
+        assert seen[stream].startswith("retry:") and 'event: live\ndata: <div hx-swap-oob="morph" id="live-body"' in seen[stream]
     assert "rear 1/3" in seen["table screen's SSE stream"]
 
 

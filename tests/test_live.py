@@ -38,16 +38,17 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     two = notifier.stream(notifier.open(2, 7), 0.05, two_render, known=7)
     assert next(one).startswith("retry:") and next(two).startswith("retry:")
     # One page is behind: it gets every part; the other shows version 7 already.
-    assert next(one) == "id: 5\nevent: live\ndata: <div id='x'>one at 5</div>same\n\n"
+    whole = 'data: <div hx-swap-oob="morph" id="live-body"><div id="x">one at %d</div><p id="log">same</p></div>'
+    assert next(one) == f"id: 5\nevent: live\n{whole % 5}\n\n"
     assert next(two).startswith(":")
     one_state["version"] = 6
     notifier.publish(1, 6)
-    assert next(one) == "id: 6\nevent: live\ndata: <div id='x'>one at 6</div>\n\n"  # the log did not change
+    assert next(one) == 'id: 6\nevent: live\ndata: <div hx-swap-oob="morph" id="x">one at 6</div>\n\n'  # the log did not change
     assert next(two).startswith(":")  # table 2 only gets a heartbeat
     one_state["version"] = 9  # a message that skips a version (the stream was slow) has every part
     one_state["previous"] = 8
     notifier.publish(1, 9)
-    assert next(one) == "id: 9\nevent: live\ndata: <div id='x'>one at 9</div>same\n\n"
+    assert next(one) == f"id: 9\nevent: live\n{whole % 9}\n\n"
     assert next(two).startswith(":")
     assert notifier.open_streams == 2
     one.close()
@@ -105,7 +106,7 @@ def test_a_look_is_made_under_its_tables_lock():
 
     def look(version, this):
         locked.append(this.rendering.locked())
-        return "screen", lambda: (1, {}, "")
+        return "screen", lambda: pages.Rendered(1, None, "")
     watched.parts(look)
     assert locked == [True]
 
@@ -156,14 +157,13 @@ def test_real_server_streams_changes(any_live_server):
     status, _, text, _ = phone.post(f"/t/{code}/act/score", {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
                                     {"HX-Request": "true", "HX-Target": "live-body"})
     assert status == 200
-    # the table screen's band and the seat's tile, morphed in (pages.pieces_of)
-    assert read_until(rb"id: %d\nevent: live\ndata: <section id=\"tv-band\" hx-swap-oob=\"morph\"" % (opening + 1))
-    assert read_until(rb"<li id=\"tv-seat-%d\" hx-swap-oob=\"morph\"" % seat_id)
+    # the table screen's band and the seat's tile, morphed in by their ids
+    assert read_until(rb"id: %d\nevent: live\ndata: <section hx-swap-oob=\"morph\" id=\"tv-band\"" % (opening + 1))
+    assert read_until(rb"<li hx-swap-oob=\"morph\" id=\"tv-seat-%d\"" % seat_id)
     sock.close()
 
 
 def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
-    from companion.notifier import Notifier
     live = Notifier()
     assert live.away_seconds(1, 7) >= 0  # never seen: counted from the start
     first, second = live.open(1, 0, seat=7), live.open(1, 0, seat=7)

@@ -109,6 +109,38 @@ def check_step(form, target, now, field="to"):
         raise RuleError(f"The table is already at {now}: that tap came from an older screen. Nothing changed.")
 
 
+# --- the step a tap belongs to: one check for every action of every game ----------------
+# Every form names the step of the game its page showed (STEP_FIELD: forms.act_form writes
+# it from the view's "step"), and store.act refuses a tap named for another step before the
+# rules read it: a stale page, or a tap a phone kept through a lost connection while the game
+# moved on, never lands in a later round, phase or turn. A game names its steps with
+# `step_now(state)` (words, as the game counts them: shown in the refusal); the kinds in its
+# ANY_STEP hold whatever the step (a correction, a table option). A game without step_now
+# (the plain scoreboard) has no steps.
+STEP_FIELD = "at_step"
+
+
+def step_of(module, state):
+    """The step the table is at now, in the game's words, or None for a game without steps."""
+    step_now = getattr(module, "step_now", None)
+    return step_now(state) if step_now else None
+
+
+def check_named_step(module, kind, form, state):
+    """Refuse a tap whose form names another step than the table's now. A request naming no
+    step (a script, an old test client) is left to the rules, which still refuse what does
+    not fit; every form the app draws names one."""
+    if kind in getattr(module, "ANY_STEP", ()) or kind in ROSTER_KINDS:
+        return
+    named = " ".join(str((form or {}).get(STEP_FIELD) or "").split())
+    now = step_of(module, state)
+    if not named or now is None or named == now:
+        return
+    raise RuleError(f"That tap was made at {named}, but the table is at {now} now: it came from "
+                    "a screen that was behind, or waited on a phone while the game moved on. "
+                    "Nothing changed.")
+
+
 def apply_roster(state, event):
     """Return a new state with the seat list changed by one roster event."""
     state = copy.deepcopy(state)

@@ -13,16 +13,16 @@ from .rules import (APP_DEAL_STEPS, CARD_MAX, DOG_READING, FRONT_ROW, GAME_KINDS
                     GHOST_RULE, GHOST_RULES, HOST_ONLY, MAX_SEATS, MAX_STEP, MIN_SEATS,
                     PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW, REASON_MAX, REASONS, ROWS,
                     SLUG, TIE_BREAK_READING, TITLE, WIN_AT)
-from .rules import DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind (games.base)
-from .state import has_ghost, new_state, outcome, picks_left, row_counts, seat_problem, standings
+from .rules import ANY_STEP, DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind, which any step (games.base)
+from .state import has_ghost, new_state, step_now, outcome, picks_left, row_counts, seat_problem, standings
 from .view import describe, public_data, view_for
 
 __all__ = [
-    "deck", "apply", "parse", "describe", "public_data", "view_for",
+    "deck", "apply", "parse", "step_now", "describe", "public_data", "view_for",
     "new_state", "has_ghost", "outcome", "picks_left", "row_counts", "seat_problem", "standings",
     "APP_DEAL_STEPS", "CARD_MAX", "DOG_READING", "FRONT_ROW", "GAME_KINDS", "GHOST", "GHOST_AT",
     "GHOST_RULE", "GHOST_RULES", "HOST_ONLY", "MAX_SEATS", "MAX_STEP", "MIN_SEATS",
     "PENALTY_CHIPS", "PHYSICAL_DEAL_STEPS", "PICKS", "REAR_ROW", "REASON_MAX", "REASONS", "ROWS",
-    "SLUG", "TITLE", "TIE_BREAK_READING", "WIN_AT",
+    "SLUG", "TITLE", "TIE_BREAK_READING", "WIN_AT", "ANY_STEP", "DRAWN", "KINDS", "NOT_SHARED", "SHARED", "WHO",
 ]
 

@@ -121,7 +121,9 @@ def _ghost_cards(state, data, source):
     three = deck.magician_count(cards) >= deck.MAGICIANS_THAT_MISFIRE
     if three and source == "dealt":
         raise RuleError("A deal with three Magicians face up must be redone.")
-    if state["resolve_number"] is not None:
+    # Her cards may come late (the table started resolving without them), but once known
+    # they stay for the round.
+    if state["resolve_number"] is not None and ghost["face_up"] is not None:
         raise RuleError("Resolving has started: the ghost's face-up cards are set for this round.")
     ghost.update({"face_up": cards, "source": source, "three_magicians": three,
                   "redeals": data.get("redeals", 0) if source == "dealt" else 0,

@@ -37,7 +37,7 @@ from .draft import KINDS as DRAFT_KINDS, apply_draft, parse_draft, parse_seat
 from .ghost import KINDS as GHOST_KINDS, apply_ghost, check_round, no_three_face_up, parse_ghost
 from .rules import (BANK_AFTER, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP, PENALTY_CHIPS,
                     REASON_MAX, REASONS, WIN_AT)
-from .state import _fresh_ghost, _target_name, has_ghost, names, seat_problem, still_picking
+from .state import _fresh_ghost, _target_name, has_ghost, names, seat_problem, step_now, still_picking
 
 
 # ---- parse: form -> event data -------------------------------------------------------------
@@ -97,11 +97,7 @@ def parse(kind, form, state, actor, rng):
 
 def _where(state):
     """Where the table is now, in words, for a refused stale tap."""
-    if state["phase"] == "ended":
-        return "the end of the game"
-    if state["resolve_number"] is None:
-        return f"the draft of round {state['round']}"
-    return f"number {state['resolve_number']} of round {state['round']}"
+    return step_now(state)
 
 
 def _not_over(state):

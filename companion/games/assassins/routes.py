@@ -12,7 +12,7 @@ from flask import Blueprint, abort, g, make_response, redirect, render_template,
 from ... import access, box, door, store
 from ...db import get_db
 from ...tables import action_id, apply_change
-from ..base import RuleError, read_json
+from ..base import STEP_FIELD, RuleError, read_json
 from . import deck
 from .rules import SLUG
 
@@ -238,6 +238,12 @@ def deck_export(code):
 
 # --- the ghost deal ---------------------------------------------------------------------
 
+def named_step():
+    """The step the deal's form was drawn at (games.base.check_named_step), as a form sends it."""
+    step = request.form.get(STEP_FIELD)
+    return {STEP_FIELD: step[:200]} if step else {}
+
+
 @bp.post("/t/<code>/assassins/ghost-deal")
 def ghost_deal(code):
     def write(db, table, viewer):
@@ -245,7 +251,8 @@ def ghost_deal(code):
             abort(404, "This table is not playing Age of Assassins.")
         extras = ",".join(request.form.getlist("extras"))[:200]
         # The deck is read here, on the server; whatever else the form carries is ignored.
-        store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras}, viewer, action_id())
+        store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras, **named_step()}, viewer,
+                  action_id())
     return apply_change(write)
 
 
@@ -255,5 +262,5 @@ def ghost_down_deal(code):
         if table.game != GAME:
             abort(404, "This table is not playing Age of Assassins.")
         # As for her face-up cards: the deck is read on the server, never taken from the form.
-        store.act(db, table, "ghost.down.deal", {"deck": stored_deck(db)}, viewer, action_id())
+        store.act(db, table, "ghost.down.deal", {"deck": stored_deck(db), **named_step()}, viewer, action_id())
     return apply_change(write)

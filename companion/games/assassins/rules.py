@@ -25,6 +25,9 @@ HOST_ONLY = set()
 # Who may post (and undo) a kind, beyond "any seat": see games.base.
 WHO = {"draft.pick": OWN, "draft.unpick": OWN, "tiebreak.seat": HOST}
 DRAWN = {"ghost.deal", "ghost.down.deal"}  # only the host may set a deal aside and deal again
+# Kinds that hold whatever the step (games.base.check_named_step): penalty chips and the
+# tie-break's seat. Every other kind belongs to the draft or the number its page showed.
+ANY_STEP = {"penalty", "tiebreak.seat"}
 BANK_AFTER = deck.CARD_NUMBERS[-1]   # a round is banked only once its last number is resolved
 
 # One sentence for the end screen, the in-play hint and the rules lookup; {ref} is the reference

@@ -150,3 +150,13 @@ def outcome(state):
 def _target_name(state, target):
     return "The ghost" if target == GHOST else seat_name(state, target)
 
+
+def step_now(state):
+    """The step a tap belongs to, as the game counts it: the round's draft, or the number being
+    resolved. Every form names it (games.base.check_named_step), so points, a kill or a pick
+    kept through a lost connection never land on a later number or round."""
+    if state["phase"] == "ended":
+        return "the end of the game"
+    if state["resolve_number"] is None:
+        return f"the draft of round {state['round']}"
+    return f"number {state['resolve_number']} of round {state['round']}"

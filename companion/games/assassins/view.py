@@ -7,7 +7,7 @@ from . import deck
 from .rules import (APP_DEAL_STEPS, BANK_AFTER, DOG_READING, EXTRAS_AT_THREE, FRONT_ROW, GHOST,
                     GHOST_RULE, MAX_SEATS, PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW,
                     REASONS, ROWS, TIE_BREAK_READING, WIN_AT)
-from .state import (_target_name, ghost_holds_three, has_ghost, names, outcome, picks_left, revealed,
+from .state import (step_now, _target_name, ghost_holds_three, has_ghost, names, outcome, picks_left, revealed,
                     row_counts, seat_problem, standings, still_picking, tie_break_text, tie_reference,
                     tie_winner, waiting_for)
 
@@ -188,6 +188,7 @@ def view_for(state, viewer):
         "card_numbers": list(deck.CARD_NUMBERS),
         "bank_after": BANK_AFTER,
         "step_at": "draft" if drafting else state["resolve_number"],
+        "step": step_now(state),  # the step every form names (games.base.check_named_step)
         "seats": seats,
         "my_seat": me,
         "ghost": ghost,

@@ -22,18 +22,13 @@ deals), view (describe, view_for), routes (the web layer's, found by create_app 
 from . import dealt, rules
 from .common import (deck_count, is_dealt, leaders, out_seats, rounds_won, seen_counts, still_in,
                      valid_targets, whose_turn)
-from .moves import apply, new_state, parse, undo_refusal
+from .moves import apply, new_state, parse, step_now, undo_refusal
 from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, DECK_SIZE, DEALT,
                     DEALT_KINDS, FIRST_PICKS, HOST_ONLY, KRUEGER, LANA, MALORY, MAX_SEATS,
                     MIN_SEATS, NUMBERS, OUT_REASONS, PAM, RAY, READINGS, ROUND_ENDS, RULE_IDS,
                     SECRET_CARDS, SECRET_LABELS, SECRET_SHORT, SHORT_NAMES, SLUG, TITLE,
                     TRACKING_LABELS, TRACKING_MODES, VP_TO_WIN, card_label, character_name,
                     vp_target)
-from .rules import DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind (games.base)
+from .rules import ANY_STEP, DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind, which any step (games.base)
 from .view import character_rows, describe, play_text, public_data, view_for
-
-
-def shared_view():
-    """What the runs a page holds once read (shared_runs.py, _runs.html): the eight cards."""
-    return {"characters": character_rows()}
 

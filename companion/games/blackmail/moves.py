@@ -98,6 +98,21 @@ def where_now(state):
     return f"round {state['round']['number']} of game {game}"
 
 
+def step_now(state):
+    """The step a tap belongs to, as the game counts it ("turn 5 of round 2 of game 1"): every
+    form names it (games.base.check_named_step), so a card kept through a lost connection is
+    not recorded as a later turn's."""
+    where = where_now(state)
+    r = state.get("round")
+    if state["phase"] != "round" or not r:
+        return where
+    if r["result"] or r["stage"] == "over":
+        return f"the end of {where}"
+    if r["stage"] == "hands":
+        return f"the cards in hand at the end of {where}"
+    return f"turn {len(r['plays']) + 1} of {where}"
+
+
 def _check_step(form, target, state):
     # With no step to move to (a game under way, no round), any "to" is stale: refuse it.
     check_step(form, target or None, where_now(state))

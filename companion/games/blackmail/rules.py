@@ -14,6 +14,10 @@ WHO = {"play": OWN, "hand": OWN, "dealt.hand_over": OWN, "dealt.reclaim": OWN}
 DRAWN = {"game.start"}  # draws the first player (and, where the app deals, the whole deck)
 DEALT_KINDS = ("dealt.play", "dealt.stand_in", "dealt.hand_over", "dealt.reclaim")   # its own kinds
 KINDS = ("tracking", "game.start", "game.reset", "round.confirm", "round.score", "play", "hand") + DEALT_KINDS
+# Kinds that hold whatever the step (games.base.check_named_step): the table option and
+# starting over. Every other kind belongs to the game, round and turn its page showed
+# (moves.step_now), and a tap for another is refused.
+ANY_STEP = {"tracking", "game.reset"}
 # What the tablet in the middle may post for a seat (games.base): the table's own cards,
 # recorded as they are played and shown, and the round's result. Never a hand the app dealt.
 SHARED = {"round.confirm", "round.score", "play", "hand"}

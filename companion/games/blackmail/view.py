@@ -4,7 +4,7 @@ what each viewer is shown (the dealt mode's hidden part is filtered in dealt_vie
 import copy
 
 from . import dealt as deal
-from .moves import next_round_step, start_step
+from .moves import next_round_step, start_step, step_now
 from .common import (_name, deck_count, rounds_won, seen_counts, still_in, valid_targets,
                      whose_turn)
 from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, DECK_SIZE,
@@ -230,10 +230,9 @@ _GREYS_SPENT = (3, 5, 6, 8)
 
 
 def pick_card_facts(view, number, seat):
-    """Everything a phone's own play form shows of one card (_pick_card.html), as the values
-    of its kept piece (parts.kept): the card, the seat's targets for it and their names, and
-    the round facts that card's form reads (a name's tile greyed only once its count is out).
-    So a card recorded renders again the form of that card, not all eight, on every phone."""
+    """Everything a phone's own play form shows of one card (_pick_card.html): the card, the
+    seat's targets for it and their names, and the round facts that card's form reads (a
+    name's tile greyed only once its count is out)."""
     r = view["round"]
     card = next(c for c in view["characters"] if c["number"] == number)
     targets = r["my_targets"].get(str(number)) or []
@@ -242,6 +241,7 @@ def pick_card_facts(view, number, seat):
             "r": {"secret": {"status": r["secret"]["status"] if number == 2 else None},
                   "deck": min(r["deck"], 1) if number in (5, 6) else 1},
             "view": {"names": {str(t): view["names"][str(t)] for t in targets},
+                     "step": view["step"],  # the turn the form names (forms.act_form)
                      "characters": [dict(number=c["number"], short=c["short"],
                                          **({"unaccounted": min(c["unaccounted"], 1)} if greys else {}))
                                     for c in view["characters"]]}}
@@ -304,6 +304,7 @@ def view_for(state, viewer):
         "readings": list(READINGS),
         # The step each moving-on button names (base.check_step), so a doubled tap moves once.
         "to": {"start": start_step(state), "next_round": next_round_step(state)},
+        "step": step_now(state),  # the step every form names (games.base.check_named_step)
         "stand_in_why": dict(STAND_IN_WHY),
         "can": {
             "play": turn is not None and (deal.may_play(state, viewer, turn) if dealt

@@ -18,7 +18,7 @@ from .events import (embarrassing_pictures, event_outcome, event_previews, rona_
                      woodhouse)
 from .moves import apply, parse
 from .rules import *  # noqa: F401,F403  every rules constant, as dz.<NAME>
-from .rules import DRAWN, WHO  # who may post and undo each kind (games.base)
+from .rules import ANY_STEP, DRAWN, WHO  # who may post and undo each kind, which any step (games.base)
 from .state import (alone_at_location, challenges_to_draw, completed_types, first_at,
                     initiative_text, leader_text, leaders, location_effect_text,
                     locations_to_use, mission_leader_choice, mission_over, new_state,

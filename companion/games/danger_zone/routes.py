@@ -11,7 +11,7 @@ from flask import Blueprint, g
 from ... import box
 from ...db import get_db
 from .. import danger_zone as dz
-from . import pieces
+from . import board_facts
 
 bp = Blueprint("danger_zone", __name__)
 
@@ -106,6 +106,6 @@ def race_plot(view):
 # Template globals, not a context processor: those run on every render of every page.
 bp.record_once(lambda state: state.app.jinja_env.globals.update(danger_zone={
     "board_view": board_view, "seats_view": seats_view, "race_plot": race_plot, "odds_grid": ODDS_GRID,
-    **{name: getattr(pieces, name) for name in (
+    **{name: getattr(board_facts, name) for name in (
         "me_facts", "uh_facts", "tracker_facts", "panel_facts", "events_facts", "tools_facts",
         "other_facts", "fix_facts", "seat_facts", "tile_facts")}}))

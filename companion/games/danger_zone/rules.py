@@ -134,6 +134,10 @@ KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.reco
          "initiative.seat_roll", "order.confirm", "round.next", "token.move", "challenge.correct",
          "upper_hand.change", "movement.enter", "challenge.draw", "challenge.complete",
          "challenge.fail", "dice.roll") + tuple(EVENTS)
+# Kinds that hold whatever the step (games.base.check_named_step): a fix to Upper Hand, a token
+# moved by hand, a character picked late, a Challenge corrected. Every other kind belongs to
+# the round and phase its page showed (state.step_now), and a tap for another is refused.
+ANY_STEP = {"upper_hand.change", "token.move", "character.pick", "challenge.correct"}
 # What the tablet in the middle may post for a seat (games.base): everything a seat does in a
 # round (the game hides nothing); the host's own steps stay the host's.
 NOT_SHARED = set(HOST_ONLY)

@@ -229,6 +229,7 @@ def view_for(state, viewer):
                            "rolloff": (state["mission_leader_why"] or {}).get("rolloff")},
         "reveal_order": reveal_order(state),
         "next_step": next_step(state),
+        "step": step_now(state),  # the step every form names (games.base.check_named_step)
         "step_now": step_now(state),
         "pending": pending(state),
         "pending_text": pending_text(state),

@@ -1,17 +1,15 @@
-"""The values of the Danger Zone board's kept pieces (parts.kept): for each piece, only what it
-shows, taken from the board's view (routes.board_view), so a piece renders again only when one
-of them changed and is reused otherwise, at any version and for every viewer of its page kind.
+"""What each part of the Danger Zone board shows, worked out from the board's view
+(routes.board_view): a phone's own block, its Upper Hand controls, each seat's line (among the
+others, under "Fix a score", on the host's list, on the table screen), the round tracker, the
+phone's phase panel, the Events and the dice.
 
-A phone's own block, its Upper Hand controls, each seat's line (among the others, under "Fix
-a score", on the host's list, on the table screen), the round tracker, the phone's phase panel,
-the Events and the dice: a change to one seat's Upper Hand renders that seat's pieces and those
-that show it (who would lead the Mission), and every other piece is a lookup.
-
-Each function returns the piece's values: `view` among them holds only the entries of the view
-the piece reads (under the same names, so its template reads them as the board does), `by_id`
-the seats' names only (and in Setup, for a phone's own pick, their characters). The viewer's own facts (its odds, its notice, its turn) go only into
-its own pieces, which are keyed by them and by its seat. Nothing in this game is hidden from
-another seat, but a piece still never holds what its page does not show.
+Each function returns the values its partial renders from: `view` among them holds the
+entries of the view that part reads (under the same names, so its template reads them as the
+board does), `by_id` the seats' names (and in Setup, for a phone's own pick, their
+characters); a part with a form of a step's kind holds `step`, which the form names
+(forms.act_form). The viewer's own facts (its odds, its notice, its turn) go only into its
+own parts. Nothing in this game is hidden from another seat, but a part still holds only
+what its page shows.
 """
 
 from .rules import SETUP
@@ -62,7 +60,7 @@ def me_facts(view, me, version):
     change = view["last_change"]
     phase, over = view["phase"], view["over"]
     you = view["you"] or {}
-    facts = {"over": over, "phase": phase, "round": view["round"], "started": view["started"],
+    facts = {"over": over, "phase": phase, "round": view["round"], "started": view["started"], "step": view["step"],
              "whose_turn": view["whose_turn"], "you": {"notice": you.get("notice")},
              "by_id": _names(view),  # who made the change, whose turn, who took a card
              "last_roll": None}
@@ -129,9 +127,9 @@ def _next_phase(view):
 
 def panel_facts(view, me):
     """A phone's panel for this phase (_phone_panel.html). The Mission's shows this phone's
-    odds and whether it rolls or leads: keyed by the seat then; the others are every phone's."""
+    odds and whether it rolls or leads; the others are the same on every phone."""
     phase = view["phase"]
-    facts = {"phase": phase, "whose_turn": view["whose_turn"], **_next_phase(view)}
+    facts = {"phase": phase, "whose_turn": view["whose_turn"], "step": view["step"], **_next_phase(view)}
     if phase == "Movement":
         facts["by_id"] = _names(view)
         facts["locations"] = [{key: location[key] for key in ("id", "name", "first", "here", "effect")}
@@ -155,7 +153,7 @@ def panel_facts(view, me):
 def events_facts(view, phone, me, acting):
     """The Events (_events.html): the previews, the last Event, the seats Uta lists."""
     ev = view["event_previews"]
-    facts = {"event_previews": ev, "last_event": view["last_event"], "by_id": _names(view)}
+    facts = {"event_previews": ev, "last_event": view["last_event"], "by_id": _names(view), "step": view["step"]}
     if ev and ev.get("drawer") is not None and acting:
         facts["uta_dice"] = view["uta_dice"]
         facts["seats"] = [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]]
@@ -168,7 +166,8 @@ def tools_facts(view):
     viewer's character's dice (a phone's own)."""
     you = view["you"]
     roll = view["last_roll"]
-    facts = {"last_roll": roll, "seats": [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]],
+    facts = {"last_roll": roll, "step": view["step"],
+             "seats": [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]],
              "you": you and {"character": you.get("character"), "skill_dice": you.get("skill_dice")}}
     facts["by_id"] = _names(view) if roll else {}
     return {"view": facts}
