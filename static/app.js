@@ -520,9 +520,19 @@
     form.tcSent = fields(form);
     form.tcSent.forEach(function (el) { typed.delete(el); });
   });
+  // A refusal, or no answer at all: what was sent is the person's again, to fix in place.
+  function keepSent(form) {
+    (form && form.tcSent || []).forEach(function (el) { typed.add(el); });
+    if (form) form.tcSent = null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr, config = event.detail.requestConfig;
+    if (xhr && xhr.status >= 400 && config) keepSent(formOf(config.elt));
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr, config = event.detail.requestConfig, form = config && formOf(config.elt);
-    if (!form || !form.tcSent || !xhr || xhr.status < 200 || xhr.status >= 300) return;
+    if (!form || !form.tcSent) return;
+    if (!xhr || xhr.status < 200 || xhr.status >= 300) return keepSent(form);
     var typedSince = false;
     form.tcSent.forEach(function (el) {
       if (typed.has(el)) { typedSince = true; return; }
