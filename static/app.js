@@ -476,7 +476,7 @@
   function fieldOf(el) { return el && el.tagName === "OPTION" ? el.closest("select") || el : el; }
   ["input", "change"].forEach(function (name) {
     document.addEventListener(name, function (event) {
-      if (event.target.form) typed.add(fieldOf(event.target));
+      if (/^(INPUT|SELECT|TEXTAREA|OPTION)$/.test(event.target.tagName)) typed.add(fieldOf(event.target));
     });
   });
   document.addEventListener("click", function (event) {

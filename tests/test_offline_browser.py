@@ -228,7 +228,7 @@ def test_danger_zone_a_stale_step_made_offline_is_refused_with_the_sentence(live
     back_online(ana)
     refused = ana.locator("#offline .offline-note.refused")
     assert "“Start the Mission” was not done" in refused.inner_text()
-    assert "already at round 1, Mission" in refused.inner_text()
+    assert "the table is at round 1, Mission now" in refused.inner_text()
     assert refused.count() == 1
     after = state(host, live_server.url, code)
     assert after["version"] == before["version"] and after["log"] == before["log"]  # nothing else changed
