@@ -132,7 +132,7 @@ def check_named_step(module, kind, form, state):
     not fit; every form the app draws names one."""
     if kind in getattr(module, "ANY_STEP", ()) or kind in ROSTER_KINDS:
         return
-    named = " ".join(str((form or {}).get(STEP_FIELD) or "").split())
+    named = " ".join(str((form or {}).get(STEP_FIELD) or "").split())[:120]  # echoed back: bounded
     now = step_of(module, state)
     if not named or now is None or named == now:
         return
