@@ -177,7 +177,7 @@ class Page:
                                                 headers={"Cookie": f"tc={cookie}"} if cookie else {})
         with self.request:
             self.table = access.table_or_404(code)
-        self.look = live.looker(self.table, self.page, cookie)  # what the stream route uses
+        self.look = stream.looker(self.table, self.page, cookie)  # what the stream route uses
 
         self.seen = 0
         self.deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + stream.WINDOW_BITS, stream.MEMORY_LEVEL)

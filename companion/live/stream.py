@@ -140,9 +140,10 @@ def events(code):
     return response
 
 
-# A stream's deflate window and memory level: a message is a few regions, mostly repeating
-# earlier ones, and each open stream keeps its compressor (docs/performance.md measures both).
-WINDOW_BITS, MEMORY_LEVEL = 13, 5
+# A stream's deflate window and memory level. A whole 32 KB window: a Danger Zone or Blackmail
+# message (up to ~30 KB decoded) finds the last one's text; a smaller window cost 10-90% more
+# bytes on the wire (bench/render_cost.py). About 144 KB of zlib state per open stream.
+WINDOW_BITS, MEMORY_LEVEL = 15, 5
 
 
 def compressed(messages, headers):
