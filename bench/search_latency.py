@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rules search latency over a few hundred realistic queries.
 
-Server side: calls companion.rules.search.search() directly, the way a view does.
+Server side: calls companion.lookup.search.search() directly, the way a view does.
 Through HTTP (optional): with --url BASE, also times GET BASE/rules?q=... (or
 BASE/rules/<game>?q=...) with the htmx header, as a phone typing in the search box does.
 
@@ -28,7 +28,7 @@ import urllib.request
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from companion.rules import search as rules  # noqa: E402
+from companion.lookup import search as rules  # noqa: E402
 
 # What people type at the table, per game (None: the all-games box).
 QUERIES = {

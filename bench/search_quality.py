@@ -18,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from companion.rules import search as rules  # noqa: E402
+from companion.lookup import search as rules  # noqa: E402
 from rules_questions import QUESTIONS, wanted  # noqa: E402
 
 

@@ -109,21 +109,26 @@ def create_app(test_config=None):
         app.config["ADMIN_KEY"] = _key_file(data_dir, "admin.key", lambda: secrets.token_urlsafe(12))
 
     Htmx(app)
-    from . import access, db, door, errors, forms, game_routes, live, rules_routes, tables, tablet, templating, web
-    from . import night
+    from companion import access, db, live
+    from companion.access import door
+    from companion.lookup import routes as lookup_routes
+    from companion.nights import routes as night_routes
+    from companion.tablet import routes as tablet_routes
+    from companion.web import errors, forms, game_routes, headers, templating
+    from companion.web import table as table_routes
 
     app.jinja_env.globals.update(m=forms.Forms(), forms=forms.Forms)
     templating.init_app(app)
 
     db.init_app(app)
     errors.init_app(app)
-    web.init_app(app)
+    headers.init_app(app)
     app.before_request(access.same_origin_only)
     door.init_app(app)  # every /t/<code>/… request: its table on g, once
-    app.register_blueprint(tables.bp)
+    app.register_blueprint(table_routes.bp)
     app.register_blueprint(live.bp)
-    app.register_blueprint(rules_routes.bp)
-    app.register_blueprint(night.bp)  # game night: play again, the night page, hosts, records
-    app.register_blueprint(tablet.bp)
+    app.register_blueprint(lookup_routes.bp)
+    app.register_blueprint(night_routes.bp)  # game night: play again, the night page, hosts, records
+    app.register_blueprint(tablet_routes.bp)
     game_routes.init_app(app)  # each game's own routes.py, found by name
     return app

@@ -1,3 +1,3 @@
-from .cli import main
+from companion.cli import main
 
 main(prog_name="companion")

@@ -9,7 +9,8 @@ import sys
 
 import click
 
-from . import create_app, live, qr
+from companion import create_app, live
+from companion.web import qr
 
 # The folder name under the platform's per-user data folder (platformdirs).
 APP_NAME = "table-companion"
@@ -174,7 +175,7 @@ WAITRESS_CONNECTIONS = 960
                                         "a tenth stay free for taps.")
 def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, workers, connections):
     """Run the app: waitress in one process, or gunicorn + gevent with --workers."""
-    from . import db
+    from companion import db
 
     if workers < 1:
         _fail("--workers must be 1 or more.", 2)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, pages, store
+from companion import create_app
+from companion.web import pages
+from companion.tables import store
 from stream_apply import GZIP, Decoder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

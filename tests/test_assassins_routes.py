@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from companion import box, store
+from companion import box
+from companion.tables import store
 from companion.db import get_db
 from conftest import HX
 from stream_apply import opening

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from companion import store
+from companion.tables import store
 from conftest import Phone
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from companion import store
+from companion.tables import store
 from stream_apply import opening as stream_opening
 from companion.db import get_db
 from companion.games.blackmail import dealt as deal

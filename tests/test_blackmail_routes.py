@@ -386,7 +386,7 @@ def test_help_links_point_at_entries_of_the_rules_lookup(game):
     from pathlib import Path
     host, ana, bo, cy = game
     entries = {e["id"] for e in json.loads(
-        (Path(__file__).parent.parent / "companion/rules/data/blackmail.json").read_text())["entries"]}
+        (Path(__file__).parent.parent / "companion/lookup/data/blackmail.json").read_text())["entries"]}
     html = text(ana.page())
     linked = set(re.findall(r'href="/rules/blackmail/([a-z0-9-]+)"', html))
     assert len(linked) >= 10 and linked <= entries

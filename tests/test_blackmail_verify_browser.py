@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, store
+from companion import create_app
+from companion.tables import store
 from companion.games import blackmail as bm
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, MALORY, PAM

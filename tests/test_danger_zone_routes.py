@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from companion import box, store
+from companion import box
+from companion.tables import store
 from companion.db import get_db
 from companion.games import danger_zone as dz
 

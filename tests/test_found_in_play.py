@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import box, store
+from companion import box
+from companion.tables import store
 from companion.db import get_db
 from companion.games import TABLE_GAMES
 from companion.games.blackmail import ARCHER, KRUEGER, MALORY, PAM
@@ -42,11 +43,11 @@ def error_of(response):
 # with games.base.read_json, which refuses a file too big or too deep with a sentence.
 TRUSTED_JSON = {
     "games/base.py": "read_json itself, after its size and depth checks",
-    "store.py": "event data and table options the app wrote itself",
-    "rules/index.py": "the rules data shipped inside the package",
+    "tables/store.py": "event data and table options the app wrote itself",
+    "lookup/index.py": "the rules data shipped inside the package",
     "cli.py": "the worker configuration the parent process wrote",
-    "tablet.py": "the tablet layout the app saved itself (json.dumps of checked seats)",
-    "pg.py": "the event a NOTIFY carries, sent by the app's own commit (db.notify_change)",
+    "tablet/routes.py": "the tablet layout the app saved itself (json.dumps of checked seats)",
+    "db/postgres.py": "the event a NOTIFY carries, sent by the app's own commit (db.notify_change)",
 }
 JSON_READERS = {"loads", "load", "JSONDecoder", "raw_decode", "get_json"}
 

@@ -74,8 +74,8 @@ def test_no_import_circle_inside_companion():
 
 
 def test_the_check_finds_a_circle(monkeypatch):
-    monkeypatch.setitem(GRAPH, "companion.games.base", GRAPH["companion.games.base"] | {"companion.store"})
-    assert any("companion.store" in group for group in cycles())
+    monkeypatch.setitem(GRAPH, "companion.games.base", GRAPH["companion.games.base"] | {"companion.tables.store"})
+    assert any("companion.tables.store" in group for group in cycles())
 
 
 def pure_modules():
@@ -110,6 +110,19 @@ def test_one_door_loads_a_tables_request():
     """Only door.py asks for a table by its code and for who is asking; every view reads
     them from there (g.table, door.viewer(), door.require())."""
     callers = {name for name, path in MODULES.items()
-               if name not in ("companion.door", "companion.access")
+               if name not in ("companion.access.door", "companion.access")
                and ("table_or_404(" in path.read_text() or "current_viewer(" in path.read_text())}
-    assert callers <= {"companion.pages"}, callers  # pages: the viewer a stream's look renders for
+    assert callers <= {"companion.web.pages"}, callers  # pages: the viewer a stream's look renders for
+
+
+def test_each_package_says_what_it_holds():
+    for path in ROOT.rglob("__init__.py"):
+        assert ast.get_docstring(ast.parse(path.read_text())), path
+
+
+def test_a_games_routes_reach_the_web_layer_through_one_interface():
+    """What a game's routes need of the web layer is companion.web.changes, never its routes."""
+    for name in MODULES:
+        if name.startswith("companion.games") and name.endswith(".routes"):
+            web = {m for m in GRAPH[name] if m.startswith("companion.web")}
+            assert web <= {"companion.web.changes"}, (name, web)

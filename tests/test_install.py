@@ -129,7 +129,7 @@ def walk(base):
 
     status, _, lookup = host.get("/rules")
     assert status == 200
-    entry = json.loads((ROOT / "companion/rules/data/blackmail.json").read_text())["entries"][0]
+    entry = json.loads((ROOT / "companion/lookup/data/blackmail.json").read_text())["entries"][0]
     status, _, rule = host.get(f"/rules/blackmail/{entry['id']}")
     assert status == 200 and entry["title"] in html.unescape(rule)
     fetched |= {"/rules", f"/rules/blackmail/{entry['id']}"}

@@ -7,7 +7,11 @@ import threading
 
 import pytest
 
-from companion import create_app, holders, names, records, store
+from companion import create_app
+from companion.access import holders
+from companion.tables import names
+from companion.nights import records
+from companion.tables import store
 from companion.db import get_db
 from conftest import HX, Phone, Stream
 

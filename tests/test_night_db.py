@@ -7,10 +7,13 @@ import threading
 
 import pytest
 
-from companion import holders, hosts, nights
+from companion import nights
+from companion.access import holders
+from companion.nights import hosts
 
-from companion import db as db_module, store
-from companion.schema import MIGRATIONS, PG_MIGRATIONS
+from companion import db as db_module
+from companion.tables import store
+from companion.db.schema import MIGRATIONS, PG_MIGRATIONS
 from conftest import HX, Phone, open_database
 
 HOST = {"role": "host", "seat": None}

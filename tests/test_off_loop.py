@@ -8,7 +8,8 @@ import socket
 import time
 
 import benchlib
-from companion import create_app, store
+from companion import create_app
+from companion.tables import store
 from conftest import HX, waitress_in_thread
 
 

@@ -13,7 +13,8 @@ import time
 import pytest
 
 import benchlib
-from companion import create_app, db as db_module, store
+from companion import create_app, db as db_module
+from companion.tables import store
 from conftest import HX, Server, open_database
 
 HOST = {"role": "host", "seat": None}

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import benchlib
-from companion import create_app, store
+from companion import create_app
+from companion.tables import store
 from companion import db as db_module
 from conftest import HX, Server
 

@@ -10,7 +10,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from companion import games, store
+from companion import games
+from companion.tables import store
 from companion.db import get_db
 from companion.games import base
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
@@ -405,7 +406,8 @@ def test_a_recovery_code_spent_while_another_device_waited_is_refused(app, night
     spent (the other's recovery drew a new one) and becomes nobody's host."""
     from contextlib import contextmanager
 
-    from companion import access, hosts
+    from companion import access
+    from companion.nights import hosts
     host, ana, bo, cy = night
     host.page("/host")
     typed = recovery_code(host)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import search as rules
+from companion.lookup import search as rules
 from rules_questions import QUESTIONS, wanted
 
 TOP3_TARGET = 0.95
@@ -167,6 +167,6 @@ def test_the_link_scan_reads_conditionals_and_views():
 
 def test_the_tie_break_reads_the_same_on_the_end_screen_and_in_the_lookup():
     from companion.games import assassins
-    from companion.rules import search
+    from companion.lookup import search
     assert assassins.TIE_BREAK_READING in search.get("assassins", "reading-tie-break")["body"]
     assert assassins.TIE_BREAK_READING in search.get("assassins", "game-end")["body"]

@@ -1,4 +1,4 @@
-"""Rules lookup screens (companion/rules_routes.py): pages, htmx fragments, search, unknown ids,
+"""Rules lookup screens (companion/lookup/routes.py): pages, htmx fragments, search, unknown ids,
 and the table's own text ("from your box"): stored, shown escaped, exported and imported."""
 
 import io
@@ -7,10 +7,11 @@ import re
 
 import pytest
 
-from companion import box, create_app, store
+from companion import box, create_app
+from companion.tables import store
 from companion.games.assassins.routes import stored_deck
 from companion.db import get_db
-from companion.rules import search as rules
+from companion.lookup import search as rules
 
 GAMES = ("danger-zone", "blackmail", "assassins")
 RESULTS = {"HX-Request": "true", "HX-Target": "rules-results"}

@@ -1,4 +1,4 @@
-"""Rules lookup: the shipped entries and the search over them (companion/rules/search.py)."""
+"""Rules lookup: the shipped entries and the search over them (companion/lookup/search.py)."""
 
 import importlib
 import json
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import search as rules
+from companion.lookup import search as rules
 
 DATA = Path(rules.__file__).parent / "data"
 
@@ -300,7 +300,7 @@ def test_edit_distance_counts_a_swap_once():
 
 
 def test_word_forms_share_a_stem():
-    from companion.rules.index import _stem
+    from companion.lookup.index import _stem
     for forms in (("protected", "protection", "protecting"), ("eliminated", "elimination"),
                   ("copies", "copy"), ("games", "game"), ("scored", "scores", "scoring")):
         assert len({_stem(w) for w in forms}) == 1, forms
@@ -309,7 +309,7 @@ def test_word_forms_share_a_stem():
 
 def test_stemming_from_many_threads_gives_the_same_stems():
     # one Snowball stemmer object is shared; it keeps state while it works
-    from companion.rules.index import _stem
+    from companion.lookup.index import _stem
     words = [f"{root}{end}" for root in ("protect", "elimin", "shuffl", "guess", "score")
              for end in ("ed", "ing", "ion", "s", "ations", "ingly")]
     expected = [_stem.__wrapped__(w) for w in words]
@@ -541,7 +541,7 @@ def test_data_files_are_not_git_ignored():
         pytest.skip("not a git checkout")
     ignored = subprocess.run(["git", "check-ignore", "-q", str(DATA / "blackmail.json")],
                              cwd=root, capture_output=True).returncode == 0
-    assert not ignored, "companion/rules/data/ is git-ignored: make the rule '/data/'"
+    assert not ignored, "companion/lookup/data/ is git-ignored: make the rule '/data/'"
 
 
 def run_together(work, threads):

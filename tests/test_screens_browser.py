@@ -499,7 +499,8 @@ def test_danger_zone_a_long_tie_keeps_every_name_and_die_on_the_table_screen(liv
     three rounds of dice squeezed its name to nothing). Each tile keeps its name, and every
     round's dice, in view at 1280x800 with 8 seats."""
     from pathlib import Path
-    from companion import db as database, store
+    from companion import db as database
+    from companion.tables import store
     host, ana, code, ids = danger_zone_eight(live_server, new_phone, initiative=False)
     high, low = [6, 6, 6], [1, 1, 2]
     faces = [*low, *low, *high, *high, *low, *low, *low, *low] + [*high, *high] * 4 + [*high, *low]

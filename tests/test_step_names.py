@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from companion import store
+from companion.tables import store
 from companion.db import get_db
 from companion.games import assassins, base, blackmail
 from companion.games import danger_zone as dz

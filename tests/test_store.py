@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from companion import holders, store
+from companion.access import holders
+from companion.tables import store
 from companion.db import PG_SCHEMA_VERSION, SCHEMA_VERSION, PgConn, migrate, migrate_pg
 from companion.games.base import RuleError
 from conftest import open_database

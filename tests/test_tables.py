@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion import tables
+from companion.web import table as tables
 from conftest import HX
 
 

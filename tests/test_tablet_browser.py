@@ -140,7 +140,7 @@ def expected_edges(count, size):
     w, h = size
     if (w, h) == PHONE:
         return ((count + 1) // 2, 0, count // 2, 0)
-    from companion.tablet import LANDSCAPE, PORTRAIT
+    from companion.tablet.routes import LANDSCAPE, PORTRAIT
     return (LANDSCAPE if w > h else PORTRAIT)[count]
 
 

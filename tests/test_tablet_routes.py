@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from companion import tablet
+from companion.tablet import routes as tablet
 from companion.games.blackmail import BY_NUMBER, CYRIL, KRUEGER, LANA, MALORY
 from companion.games.blackmail import dealt as deal
 

@@ -17,7 +17,7 @@ Each module exposes:
                    the host's export
   undo_refusal(state, kind) -> str       (optional) why events of a kind cannot be undone
                    ("" when they can); the log then offers no Undo for them
-Its web layer, if any, is routes.py beside it, found by name (companion/game_routes.py).
+Its web layer, if any, is routes.py beside it, found by name (companion/web/game_routes.py).
 A game is a package, companion/games/<module>/: rules.py (facts from the rulebook),
 moves.py (parse + apply), view.py (view_for + describe), helpers beside them, and
 routes.py, which nothing here imports.

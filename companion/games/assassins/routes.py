@@ -9,12 +9,14 @@ import json
 
 from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
 
-from ... import access, box, door, store
-from ...db import get_db
-from ...tables import action_id, apply_change
-from ..base import STEP_FIELD, RuleError, read_json
-from . import deck
-from .rules import SLUG
+from companion import access, box
+from companion.access import door
+from companion.tables import store
+from companion.db import get_db
+from companion.web.changes import action_id, apply_change
+from companion.games.base import STEP_FIELD, RuleError, read_json
+from companion.games.assassins import deck
+from companion.games.assassins.rules import SLUG
 
 bp = Blueprint("assassins", __name__)
 GAME = SLUG

@@ -13,14 +13,16 @@ stand-in not yet played. presence.py says how long a seat has been away.
 
 from flask import Blueprint, abort, g, render_template, request
 
-from ... import door, games, live, store
-from ...db import get_db
-from ...tables import MAX_FIELD, changed, refused
-from ..base import RuleError
-from . import dealt as deal
-from . import presence
-from .rules import AWAY_SECONDS, SLUG, card_label
-from .view import pick_card_facts, view_for
+from companion import games, live
+from companion.access import door
+from companion.tables import store
+from companion.db import get_db
+from companion.web.changes import MAX_FIELD, changed, refused
+from companion.games.base import RuleError
+from companion.games.blackmail import dealt as deal
+from companion.games.blackmail import presence
+from companion.games.blackmail.rules import AWAY_SECONDS, SLUG, card_label
+from companion.games.blackmail.view import pick_card_facts, view_for
 
 bp = Blueprint("blackmail", __name__)
 

@@ -8,10 +8,10 @@ the template draws as SVG with presentation attributes (the CSP allows no inline
 
 from flask import Blueprint, g
 
-from ... import box
-from ...db import get_db
-from .. import danger_zone as dz
-from . import board_facts
+from companion import box
+from companion.db import get_db
+from companion.games import danger_zone as dz
+from companion.games.danger_zone import board_facts
 
 bp = Blueprint("danger_zone", __name__)
 

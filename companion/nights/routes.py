@@ -17,9 +17,17 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    url_for)
 from htmx_flask import request
 
-from . import access, door, games, holders, hosts, nights, records, rules_routes, store, tables
-from .db import get_db
-from .games.base import RuleError
+from companion import access, games, nights
+from companion.access import door
+from companion.access import holders
+from companion.nights import hosts
+from companion.nights import records
+from companion.lookup import routes as rules_routes
+from companion.tables import store
+from companion.web import changes
+from companion.web import table as tables
+from companion.db import get_db
+from companion.games.base import RuleError
 
 bp = Blueprint("night", __name__)
 MAX_ADDED = 4  # new seats typed on the "play again" page at once
@@ -85,7 +93,7 @@ def _seat_choice(folded):
     form = request.form
     listed = {part for part in form.get("listed", "").split(",") if part.strip()}
     keep = [s["id"] for s in folded.state["seats"] if str(s["id"]) not in listed or form.get(f"keep_{s['id']}")]
-    added = [form.get(f"add_{n}", "").strip()[:tables.MAX_FIELD] for n in range(1, MAX_ADDED + 1)]
+    added = [form.get(f"add_{n}", "").strip()[:changes.MAX_FIELD] for n in range(1, MAX_ADDED + 1)]
     return keep, [name for name in added if name]
 
 
@@ -117,12 +125,12 @@ def start_next(code):
     keep, added = _seat_choice(door.folded())
     try:
         nights.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
-                         access.follow_hash, access.new_night, tables.action_id(), _pass_host)
+                         access.follow_hash, access.new_night, changes.action_id(), _pass_host)
     except RuleError as error:
         if request.htmx:
-            return tables.refused(table, viewer, tables.page_of(viewer), error)
+            return changes.refused(table, viewer, changes.page_of(viewer), error)
         return next_page(code, error=str(error), status=422)
-    tables.changed(table)  # every open page of the old table learns of the next one
+    changes.changed(table)  # every open page of the old table learns of the next one
     return _went_on(table, viewer)
 
 
@@ -133,7 +141,7 @@ def _went_on(table, viewer):
     response = make_response("", 200)
     if not steps:  # a co-host who left their own seat out: the night page is theirs still
         return _go(url_for("night.night_page", code=table.code))
-    target = _land(steps, tables.page_of(viewer) if request.htmx else "host", response)
+    target = _land(steps, changes.page_of(viewer) if request.htmx else "host", response)
     if access.is_host_device(table):
         access.remember_host(response, steps[-1][0])
     return _go(target, response)
@@ -266,7 +274,7 @@ def _public_url(path):
 @bp.post("/t/<code>/night/screen")
 def screen_toggle(code):
     show = request.form.get("show") == "1"
-    return tables.apply_change(lambda db, table, viewer: nights.show_night(db, table, show, viewer),
+    return changes.apply_change(lambda db, table, viewer: nights.show_night(db, table, show, viewer),
                                host=True)
 
 
@@ -364,7 +372,7 @@ def hosts_change(code, seat, change):
             hosts.set_cohost(get_db(), table, seat, change == "cohost", viewer)
     except RuleError as error:
         return hosts_page(code, error=str(error), status=422)
-    tables.changed(table)
+    changes.changed(table)
     if change != "handover":
         return redirect(url_for("night.hosts_page", code=table.code), 303)
     # The old host's device stays at the night's tables as its player, where it had a seat.
@@ -395,7 +403,7 @@ def recover():
         return recover_page(error="That is not a recovery code of any night on this server. "
                                   "Check it on the paper or photo you kept and type it again.", status=422)
     table, token = found
-    tables.changed(table)
+    changes.changed(table)
     response = redirect(url_for("tables.host", code=table.code), 303)
     access.set_token(response, table, token)
     g.night_remember = table  # and the night's older tables (remember, after_request)

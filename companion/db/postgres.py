@@ -1,5 +1,5 @@
 """PostgreSQL, for several app processes on one database: a connection that answers to the
-same calls as sqlite3's (so store.py writes its SQL once), the pool, per-table append
+same calls as sqlite3's (so tables/store.py writes its SQL once), the pool, per-table append
 locks, migrations, and the LISTEN/NOTIFY listener that wakes every process's open pages.
 """
 
@@ -9,7 +9,7 @@ import threading
 import time
 from urllib.parse import urlsplit, urlunsplit
 
-from .schema import PG_MIGRATIONS, PG_SCHEMA_VERSION, WRITE_WAIT_SECONDS
+from companion.db.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION, WRITE_WAIT_SECONDS
 
 _migrated = set()  # databases this process has brought up to date
 

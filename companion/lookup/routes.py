@@ -22,11 +22,13 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    request, url_for)
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import access, box, door, store
-from .db import get_db
-from .box_text import DECK_ENTRY, box_entry, box_items, checked_text, deck_lines, import_box, readable
-from .games.base import RuleError
-from .rules import search as rules
+from companion import access, box
+from companion.access import door
+from companion.tables import store
+from companion.db import get_db
+from companion.box.text import DECK_ENTRY, box_entry, box_items, checked_text, deck_lines, import_box, readable
+from companion.games.base import RuleError
+from companion.lookup import search as rules
 
 bp = Blueprint("rules", __name__)
 
@@ -308,7 +310,7 @@ def save_box(game, entry, table):
         context.update(form)
         return render_template("rules/entry.html", **context), 422
     if table is not None:
-        from .tables import changed
+        from companion.web.changes import changed
         changed(table)  # the board shows box text (tile texts, odds, the ghost deal)
     if fragment_target():
         stored = box.get(db, game, entry, table)

@@ -1,4 +1,4 @@
-"""The tablet's rows (tablet.py): devices the host let in, and each table's panel layout.
+"""The tablet's rows (its routes are routes.py): devices the host let in, and each table's panel layout.
 
 A let-in link's code waits (waiting=1) until a device opens it in time; the device's own
 token then takes its place. Only hashes of codes and tokens are kept, as for seats.
@@ -6,10 +6,10 @@ token then takes its place. Only hashes of codes and tokens are kept, as for sea
 
 from datetime import datetime, timedelta, timezone
 
-from . import store
-from .db import transaction
-from .log_lines import ARRANGED, check_open
-from .store import now, token_hash
+from companion.tables import store
+from companion.db import transaction
+from companion.tables.log_lines import ARRANGED, check_open
+from companion.tables.store import now, token_hash
 
 
 def is_let_in(db, table_id, token):

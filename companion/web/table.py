@@ -9,23 +9,21 @@ from flask import (Blueprint, abort, current_app, g, make_response, redirect, re
                    url_for)
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, door, game_routes, games, hosts, pages, qr, store
-from .live import answer as live_answer, notifier
-from .db import get_db
-from .games.base import NotAllowed, RuleError
+from companion import access, games
+from companion.access import door
+from companion.web import game_routes
+from companion.nights import hosts
+from companion.web import pages
+from companion.web import qr
+from companion.tables import store
+from companion.db import get_db
+from companion.games.base import RuleError
+from companion.web.changes import MAX_FIELD, action_id, apply_change, changed, posted_form
 
 bp = Blueprint("tables", __name__)
-MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
 
 
 render_page = pages.render_page
-
-
-def changed(table):
-    """Wake every open page of the table after a committed change; each stream renders and
-    sends its page's changed parts, while this thread answers the tap (it does not wait)."""
-    # The write just put its fold in the cache (at least this version): no query for it.
-    notifier().publish(table.id, (store.kept(table, 1) or store.load(get_db(), table)).version)
 
 
 def join_url(table):
@@ -152,61 +150,6 @@ def state_json(code):
 
 
 # --- changing things ------------------------------------------------------------------
-
-def posted_form():
-    form = {k: v for k, v in request.form.items() if k not in ("csrf", "action_id")}
-    if any(len(v) > MAX_FIELD for v in form.values()):
-        raise RuleError(f"That is too long: at most {MAX_FIELD} characters.")
-    return form
-
-
-def action_id():
-    value = request.form.get("action_id") or request.headers.get("X-Action-Id")
-    return value[:64] if value else None
-
-
-def after_change(table, viewer, page):
-    """Answer a successful change: the new fragment for htmx, a redirect for a plain form."""
-    changed(table)
-    if request.htmx:
-        return live_answer(table, page)
-    target = "tables.host" if page == "host" else "tables.player"
-    return redirect(url_for(target, code=table.code), 303)
-
-
-def refused(table, viewer, page, error):
-    """Nothing was applied: show why, in place, with a 4xx status."""
-    if request.htmx:
-        return render_page("tables/_live.html", table, viewer, page, status=422, error=str(error))
-    abort(422, str(error))
-
-
-def page_of(viewer):
-    page = request.form.get("page") or request.args.get("page")
-    if page == "host" and viewer["role"] == "host":
-        return "host"
-    return "player"
-
-
-def apply_change(write, host=False, kind=None):
-    """Every state-changing route: who asks, the form token, the game's look at an action
-    (its request_hook), the write, then the answer.
-
-    `write(db, table, viewer)` raises RuleError to refuse; nothing is applied then.
-    """
-    table = g.table
-    viewer = door.require(host=host)
-    access.check_csrf(table)
-    if kind is not None and (answer := game_routes.request_hook(table, viewer, kind)) is not None:
-        return answer
-    page = "host" if host else page_of(viewer)
-    try:
-        write(get_db(), table, viewer)
-    except NotAllowed as error:
-        abort(403, str(error))
-    except RuleError as error:
-        return refused(table, viewer, page, error)
-    return after_change(table, viewer, page)
 
 
 @bp.post("/t/<code>/act/<kind>")

@@ -1,7 +1,7 @@
 """The database: SQLite in the data dir (the default) or PostgreSQL for several processes.
 
 Connections per request, write transactions, and migrations (the schema is in schema.py,
-PostgreSQL's side in pg.py). Only db.py, pg.py, store.py and box.py speak SQL; they write
+PostgreSQL's side in postgres.py). Only this package, tables/store.py and box speak SQL; they write
 it once, with `?` placeholders, and a PostgreSQL connection (pg.PgConn) answers to the same
 calls as sqlite3's.
 """
@@ -14,10 +14,10 @@ import threading
 import click
 from flask import current_app, g
 
-from .schema import MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_VERSION, WRITE_WAIT_SECONDS
-from .pg import CHANNEL, PgConn, _pg_transaction, _PgPool, shown_url
-# What the server and the tests reach through db (the PostgreSQL parts live in pg.py).
-from .pg import ChangeListener, DatabaseUnavailable, check_database, connect_url, is_postgres_url, migrate_pg  # noqa: F401,E501
+from companion.db.schema import MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_VERSION, WRITE_WAIT_SECONDS
+from companion.db.postgres import CHANNEL, PgConn, _pg_transaction, _PgPool, shown_url
+# What the server and the tests reach through db (the PostgreSQL parts live in postgres.py).
+from companion.db.postgres import ChangeListener, DatabaseUnavailable, check_database, connect_url, is_postgres_url, migrate_pg  # noqa: F401,E501
 
 _migrated = set()
 _migrate_lock = threading.Lock()

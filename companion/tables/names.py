@@ -9,7 +9,7 @@ NFKC, case folding and dropping invisible characters, "Ana\u200b" cannot sit bes
 
 import unicodedata
 
-from .games.base import RuleError
+from companion.games.base import RuleError
 
 NAME_MAX = 24
 REFUSED = {"Cc": "a control character", "Cf": "an invisible formatting character",

@@ -8,11 +8,11 @@ Danger Zone skill dice in the one form the odds helper reads.
 import json
 import re
 
-from . import box
-from .games.assassins import deck
-from .games import danger_zone as dz
-from .games.base import RuleError, read_json
-from .rules import search as rules
+from companion import box
+from companion.games.assassins import deck
+from companion.games import danger_zone as dz
+from companion.games.base import RuleError, read_json
+from companion.lookup import search as rules
 
 DECK_ENTRY = ("assassins", "deck-list")
 

@@ -1,13 +1,14 @@
 """A night's rows: the night itself (its recovery code), its tables in order, where each
-carried seat came from, and starting the night's next table. night.py is the web layer;
-hosts.py keeps who holds the night's host role; log_lines.py what the log says of it."""
+carried seat came from, and starting the night's next table. routes.py is the web layer;
+hosts.py keeps who holds the night's host role; tables/log_lines.py what the log says of it."""
 
 import json
 
-from . import games, names
-from .db import insert, transaction
-from .games.base import RuleError
-from .store import HOST, Table, _append, _cache_put, _fold, _new_code, _writing, check_open, find_table, now
+from companion import games
+from companion.tables import names
+from companion.db import insert, transaction
+from companion.games.base import RuleError
+from companion.tables.store import HOST, Table, _append, _cache_put, _fold, _new_code, _writing, check_open, find_table, now
 
 def _new_night(db, table, new_night):
     """Give a table a night of its own (inside the caller's transaction)."""

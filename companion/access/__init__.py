@@ -12,9 +12,12 @@ from flask import abort, current_app, g, request
 
 import random
 
-from . import holders, hosts, store, tablet_store
-from .db import get_db, uses_postgres
-from .games.base import RuleError
+from companion.access import holders
+from companion.nights import hosts
+from companion.tables import store
+from companion import tablet
+from companion.db import get_db, uses_postgres
+from companion.games.base import RuleError
 
 COOKIE = "tc"
 TOO_MANY = "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen."
@@ -110,7 +113,7 @@ def recovery_code(salt):
 
 def night_host_token(code, newest_hash):
     """The host token of an older table of a night, worked out from the hash of its newest
-    table's host token (hosts.py): the server hands it only to the device holding that one."""
+    table's host token (nights/hosts.py): the server hands it only to the device holding that one."""
     key = current_app.config["SECRET_KEY"].encode()
     digest = hmac.new(key, f"night-host:{code}:{newest_hash}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()
@@ -267,9 +270,9 @@ def guess_limiter():
     return limiter
 
 
-# --- the tablet (tablet.py): the host's own device, or a device the host let in ------------
+# --- the tablet (companion.tablet): the host's own device, or a device the host let in ------------
 # A let-in device holds a token of its own in the table's cookie, so it has no seat and no
-# host rights; the host can revoke every let-in device at once (tablet_store.py keeps them).
+# host rights; the host can revoke every let-in device at once (companion.tablet keeps them).
 
 TABLET = {"role": "tablet", "seat": None}            # a device the host let in
 HOST_TABLET = {"role": "tablet-host", "seat": None}  # the host's own device showing the tablet
@@ -289,21 +292,21 @@ def tablet_viewer(table):
 
 
 def tablet_device(table, token):
-    return tablet_store.is_let_in(get_db(), table.id, token)
+    return tablet.is_let_in(get_db(), table.id, token)
 
 
 def let_in_link(table):
     """A new one-time let-in code (the host asks): whoever opens its link in time becomes a
     tablet device of this table."""
     code = store.new_token()
-    tablet_store.add_link(get_db(), table.id, code)
+    tablet.add_link(get_db(), table.id, code)
     return code
 
 
 def claim_let_in(table, code):
     """Trade a let-in code for the device's own token (None: unknown, used or too old)."""
     token = store.new_token()
-    return token if tablet_store.claim_link(get_db(), table.id, code or "", token, LET_IN_MINUTES) else None
+    return token if tablet.claim_link(get_db(), table.id, code or "", token, LET_IN_MINUTES) else None
 
 
 def carry_tablet(following, token):
@@ -311,16 +314,16 @@ def carry_tablet(following, token):
     device in for the table in the middle, and the night's next game is played on it too.
     Worked out from its token here as a seat's is (follow_token), so asking twice is harmless."""
     carried = follow_token(following.code, store.token_hash(token))
-    tablet_store.let_in(get_db(), following.id, carried)
+    tablet.let_in(get_db(), following.id, carried)
     return carried
 
 
 def let_in_devices(table):
     """[{"at": when, "waiting": bool}] for this table's let-in devices and unopened links."""
-    return tablet_store.devices(get_db(), table.id)
+    return tablet.devices(get_db(), table.id)
 
 
 def revoke_tablets(table):
     """Every let-in device and unopened link of this table (and of its night's earlier
     tables, whose devices would follow the night here) stops working."""
-    tablet_store.revoke(get_db(), table.id)
+    tablet.revoke(get_db(), table.id)

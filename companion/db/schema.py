@@ -2,7 +2,7 @@
 
 WRITE_WAIT_SECONDS = 10  # how long a write waits its turn before the tap is told to retry
 
-# Game night (night.py): the tables started from one another share a night, which holds the
+# Game night (companion.nights): the tables started from one another share a night, which holds the
 # host recovery code (its hash, and the salt the shown code is worked out from); a seat
 # carried to the next table remembers the seat it came from; a host's device keeps a list of
 # its tables. Columns are added, so every existing table and seat stays as it was (a night of
@@ -29,7 +29,7 @@ NIGHT_MIGRATION = """
     );
     """
 
-# The tablet (tablet.py, tablet_store.py): devices the host let in (a waiting row is a link
+# The tablet (companion.tablet): devices the host let in (a waiting row is a link
 # not yet opened), and each table's panel layout.
 TABLET_MIGRATION = """
     CREATE TABLE tablet_devices (

@@ -9,9 +9,11 @@ another are one player.
 
 from datetime import datetime
 
-from . import games, names, nights, store
-from .games import assassins, blackmail, danger_zone
-from .games.base import ROSTER_KINDS, RuleError, apply_roster
+from companion import games, nights
+from companion.tables import names
+from companion.tables import store
+from companion.games import assassins, blackmail, danger_zone
+from companion.games.base import ROSTER_KINDS, RuleError, apply_roster
 
 # Each game's own measure: the number its standings are read in.
 MEASURES = {"danger-zone": ("upper_hand", "Upper Hand"), "blackmail": ("vp", "Victory Points"),

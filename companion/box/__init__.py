@@ -12,9 +12,9 @@ import threading
 import time
 from collections import OrderedDict
 
-from .db import transaction
-from .games.base import RuleError, read_json
-from .store import now
+from companion.db import transaction
+from companion.games.base import RuleError, read_json
+from companion.tables.store import now
 
 MAX_BODY = 4000
 MAX_IMPORT_ENTRIES = 500

@@ -5,9 +5,10 @@ from functools import cached_property
 from flask import render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, games, store
-from .db import get_db
-from .live import regions
+from companion import access, games
+from companion.tables import store
+from companion.db import get_db
+from companion.live import regions
 
 
 def render_page(template, table, viewer, page, status=200, **extra):
@@ -71,7 +72,7 @@ def live_viewer(table, page):
     """Which fragment this request may have: (page, viewer). A page kind the asker may not
     see falls back to the table screen's; a removed seat's phone gets the "removed" notice."""
     if page == "tablet":
-        # The tablet (tablet.py): the host's device or one the host let in, never a seat's
+        # The tablet (companion.tablet): the host's device or one the host let in, never a seat's
         # view; each kind of device is a viewer kind of its own, so a revoked one's
         # render is never shared with the host's.
         device = access.tablet_viewer(table)

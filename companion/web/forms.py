@@ -16,7 +16,7 @@ own address, so it makes an `m` of its own per panel: `{% set m = forms(act_base
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from .games.base import STEP_FIELD
+from companion.games.base import STEP_FIELD
 
 
 def _page_field(page):
@@ -57,7 +57,7 @@ class Forms:
     @pass_context
     def act_form(self, ctx, kind, class_="", confirm=None, url=None, caller=None, id=None, named_step=None):
         """A form for the action `kind` (its address built from act_base), or to `url`; with
-        an `id` (first, so the form can be a piece a live stream sends alone: pages.py). An
+        an `id` (first, so the form can be a piece a live stream sends alone: web/pages.py). An
         action's form names the step it was drawn at; another form, with `named_step`."""
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")

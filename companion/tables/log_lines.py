@@ -1,12 +1,12 @@
 """What a table's log says of the core's own events (seats and the night), and the night's
 part of a fold: pure functions the event log (store.py) calls, no SQL.
 
-A night is the chain of tables started from one another ("play again"); night.py is its
-web layer and nights.py its rows. What happens to a night is logged as events of its tables
+A night is the chain of tables started from one another ("play again"); companion.nights holds its
+rows and routes. What happens to a night is logged as events of its tables
 (NIGHT_KINDS), which no game module reads: the fold keeps them in Folded.night.
 """
 
-from .games.base import RuleError, from_shared_screen
+from companion.games.base import RuleError, from_shared_screen
 
 
 # The tablet's arrangement is logged with them: no game reads it, and its new version is

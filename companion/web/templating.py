@@ -4,7 +4,7 @@ from flask import current_app
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from .games.base import may_undo  # noqa: F401  (a template global: may this viewer undo it)
+from companion.games.base import may_undo  # noqa: F401  (a template global: may this viewer undo it)
 
 
 @pass_context

@@ -14,7 +14,7 @@ import importlib.util
 
 from flask import current_app
 
-from . import games
+from companion import games
 
 
 def routes_module(module):

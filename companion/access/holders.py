@@ -7,7 +7,7 @@ import secrets
 import time
 from datetime import datetime, timedelta, timezone
 
-from .store import Table, load, normalize_code, token_hash
+from companion.tables.store import Table, load, normalize_code, token_hash
 
 
 def identify(db, table, token, folded=None, tokens=None):
@@ -25,7 +25,7 @@ def identify(db, table, token, folded=None, tokens=None):
     seat = tokens.get(hashed) if tokens is not None else token_seat(db, table, token)
     if seat not in seated or _night_idle(db, table, folded):
         return None
-    # A co-host's phone has the host's rights at its own seat (night.py hands them out), at
+    # A co-host's phone has the host's rights at its own seat (nights/routes.py hands them out), at
     # the night's open table only: one left out of the next game, or whose role was taken
     # back there, keeps nothing at the tables behind it.
     cohost = seat in folded.night.get("cohosts", ()) and not folded.night.get("next")

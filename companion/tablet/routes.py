@@ -1,7 +1,7 @@
 """The tablet lying flat in the middle of the table (issue 26): a panel per seat along the edge
 nearest its player, turned to face them, and the shared middle between the panels.
 
-Who may open it: the host's own device, or one the host let in (access.py keeps those and
+Who may open it: the host's own device, or one the host let in (companion.access keeps those and
 revokes them). It shows the table screen's view, so no hand and no secret pick can reach
 it, and it acts for each seat it shows with that seat's own rights: a tap on Ana's panel
 is posted as Ana, and the game's WHO table decides as it does for her phone.
@@ -18,11 +18,18 @@ import re
 from flask import Blueprint, abort, g, make_response, redirect, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from . import access, door, game_routes, pages, qr, store, tablet_store
-from .db import get_db
-from .live import answer as live_answer
-from .games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
-from .tables import action_id, changed, join_url, posted_form
+from companion import access
+from companion.access import door
+from companion.web import game_routes
+from companion.web import pages
+from companion.web import qr
+from companion.tables import store
+from companion import tablet
+from companion.db import get_db
+from companion.live import answer as live_answer
+from companion.games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
+from companion.web.changes import action_id, changed, posted_form
+from companion.web.table import join_url
 
 bp = Blueprint("tablet", __name__)
 
@@ -163,7 +170,7 @@ def decode(text):
 
 def stored_layout(table):
     """{"off": [seat ids], "edges": {seat: edge}, "faces": {seat: edge}} (empty when untouched)."""
-    text = tablet_store.layout_text(get_db(), table.id)
+    text = tablet.layout_text(get_db(), table.id)
     try:
         found = json.loads(text) if text else {}
     except ValueError:
@@ -176,7 +183,7 @@ def stored_layout(table):
 def save_layout(table, layout, actor):
     text = json.dumps({"off": layout["off"], "edges": {str(k): v for k, v in layout["edges"].items()},
                        "faces": {str(k): v for k, v in layout["faces"].items()}})
-    tablet_store.arrange(get_db(), table, text, actor)
+    tablet.arrange(get_db(), table, text, actor)
 
 
 def shown_seats(table, state, layout=None):

@@ -13,12 +13,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from . import games, names
-from .db import insert, insert_event, notify_change, transaction
+from companion import games
+from companion.tables import names
+from companion.db import insert, insert_event, notify_change, transaction
 from contextlib import contextmanager
-from .log_lines import (MOVED_ON, NIGHT_KINDS, actor_name, check_open, night_step,  # noqa: F401
+from companion.tables.log_lines import (MOVED_ON, NIGHT_KINDS, actor_name, check_open, night_step,  # noqa: F401
                         night_text, roster_text)
-from .games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
+from companion.games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
                          apply_roster, check_named_step, check_post, from_shared_screen, may_undo, shared_screen_may,
                          undo_right)
 
@@ -254,7 +255,7 @@ def _append(db, table, folded, kind, data, actor, action_id, pending):
 
 
 def events(db, table, after=0):
-    """A table's events after `after`, oldest first (records.py reads results from them)."""
+    """A table's events after `after`, oldest first (nights/records.py reads results from them)."""
     rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
                       (table.id, after)).fetchall()
     return [_event(r) for r in rows]

@@ -9,9 +9,9 @@ change the newest table's token, end the old device's rights at all of them at o
 night's recovery code is drawn again at each change, so the old host's copy is worthless.
 """
 
-from . import tablet_store
-from .games.base import RuleError
-from .store import HOST, Table, _append, _writing, check_open, new_token, now, token_hash
+from companion import tablet
+from companion.games.base import RuleError
+from companion.tables.store import HOST, Table, _append, _writing, check_open, new_token, now, token_hash
 
 
 def phone_seats(db, table):
@@ -146,7 +146,7 @@ def recover_host(db, recovery_hash, new_night, host_hash_for):
             table.host_token_hash = token_hash(token)
             pass_down(db, table, host_hash_for)
             _new_code(db, row["id"], new_night)
-            tablet_store.revoke_night(db, table.id)
+            tablet.revoke_night(db, table.id)
             _append(db, table, folded, "host.recovered", {}, HOST, None, pending)
         return table, token
     raise RuleError("The night keeps moving on; type the code again.")

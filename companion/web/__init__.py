@@ -1,0 +1,1 @@
+"""The web layer: joining, the screens, act and undo, exports, errors, headers, QR codes."""
