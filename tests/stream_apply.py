@@ -65,16 +65,30 @@ def data_of(message):
 
 
 def apply(page, message):
-    """The page's html after a message: each region swapped in by its id."""
-    html = data_of(message)
-    html = re.sub(r"</?template>", "", html)
+    """The page's html after a message, swapped as htmx does out of band: a region morphed in
+    by its id, deleted, or a list's new items put at its start or end."""
+    html = re.sub(r"</?template>", "", data_of(message))
     at = 0
-    while (found := re.search(r'<([a-zA-Z][\w-]*) hx-swap-oob="morph"', html[at:])) is not None:
+    while (found := re.search(r'<([a-zA-Z][\w-]*)( id="([^"]*)")? hx-swap-oob="([^"]*)"', html[at:])) is not None:
         start = at + found.start()
         end = element_at(html, start)
-        region = html[start:end].replace(' hx-swap-oob="morph"', "", 1)
-        ident = re.search(r'\bid="([^"]*)"', region).group(1)
-        where = span_of(page, ident)
-        page = page[:where[0]] + region + page[where[1]:]
+        swap = found.group(4)
+        element = html[start:end].replace(f' hx-swap-oob="{swap}"', "", 1)
+        if swap == "morph":
+            where = span_of(page, re.search(r'\bid="([^"]*)"', element).group(1))
+            page = page[:where[0]] + element + page[where[1]:]
+        elif swap == "delete":
+            where = span_of(page, found.group(3))
+            page = page[:where[0]] + page[where[1]:]
+        else:
+            how, ident = swap.split(":#")
+            inner = element[element.index(">") + 1:element.rindex("<")]
+            where = span_of(page, ident)
+            if how == "afterbegin":
+                cut = page.index(">", where[0]) + 1
+            else:
+                assert how == "beforeend", swap
+                cut = page.rindex("<", where[0], where[1])
+            page = page[:cut] + inner + page[cut:]
         at = end
     return page

@@ -135,7 +135,7 @@ def walk(base):
     fetched |= {"/rules", f"/rules/blackmail/{entry['id']}"}
 
     linked = assets(home) | assets(host_page) | assets(phone_page) | assets(lookup) | assets(rule)
-    assert "/static/app.js" in linked
+    assert "/static/js/main.js" in linked
     assert any(re.fullmatch(r"/static/vendor/htmx-[\d.]+\.min\.js", path) for path in linked), linked
     for path in sorted(linked):
         status, _, body = host.get(path)

@@ -97,7 +97,7 @@ def test_the_default_server_runs_without_anything_unix_only(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
-    assert {"/static/app.js", "/rules"} <= fetched
+    assert {"/static/js/main.js", "/rules"} <= fetched
     assert named or "your user data folder" in banner[-1]
     import companion
     ours = os.path.dirname(companion.__file__)

@@ -70,18 +70,39 @@ def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
     assert regions.changed(found, held) == []
     moved_on = regions.split(page.replace('data-version="3"', 'data-version="4"'))
     assert regions.changed(moved_on, held) == []  # the version is the message's id, not a change
-    assert regions.changed(regions.split(page.replace("two", "TWO")), held) == ["a2"]
-    assert regions.changed(regions.split(page.replace('value="1"', 'value="2"')), held) == ["f"]
-    assert regions.changed(regions.split(page.replace('<li id="a2">', '<li id="a2" class="x">')), held) == ["a2"]
-    assert regions.changed(regions.split(page.replace("<p>x</p>", "<p>y</p>")), held) == ["live-body"]
-    assert regions.changed(found, None) == ["live-body"]  # a page whose regions are unknown
+    assert regions.changed(regions.split(page.replace("two", "TWO")), held) == [("morph", "a2", ())]
+    assert regions.changed(regions.split(page.replace('value="1"', 'value="2"')), held) == [("morph", "f", ())]
+    assert regions.changed(regions.split(page.replace('<li id="a2">', '<li id="a2" class="x">')), held) == [("morph", "a2", ())]
+    assert regions.changed(regions.split(page.replace("<p>x</p>", "<p>y</p>")), held) == [("morph", "live-body", ())]
+    assert regions.changed(found, None) == [("morph", "live-body", ())]  # a page whose regions are unknown
+
+
+def test_a_list_sends_only_the_items_that_came_or_went():
+    def page(*items):
+        lines = "".join(f'\n  <li id="l{n}">line {n}</li>' for n in items)
+        return f'<div id="root"><h2>Log</h2><ol id="log">{lines}\n</ol></div>'
+
+    held = regions.hashes(regions.split(page(3, 2, 1)))
+    assert regions.changed(regions.split(page(4, 3, 2, 1)), held) == [("afterbegin", "log", ("l4",))]
+    assert regions.changed(regions.split(page(5, 4, 3, 2)), held) == [
+        ("delete", "l1", ("log",)), ("afterbegin", "log", ("l5", "l4"))]
+    assert regions.changed(regions.split(page(3, 2, 1, 0)), held) == [("beforeend", "log", ("l0",))]
+    changed_line = regions.split(page(4, 3, 2, 1).replace("line 2", "line two"))
+    assert regions.changed(changed_line, held) == [("afterbegin", "log", ("l4",)), ("morph", "l2", ())]
+    assert regions.changed(regions.split(page(3, 9, 2, 1)), held) == [("morph", "log", ())]  # one between
+    assert regions.changed(regions.split(page(2, 3, 1)), held) == [("morph", "log", ())]  # reordered
+    found = regions.split(page(5, 4, 3, 2))
+    message = regions.message(8, found, regions.changed(found, held))
+    assert '<li id="l1" hx-swap-oob="delete"></li>' in message
+    assert '<ol hx-swap-oob="afterbegin:#log"><li id="l5">line 5</li><li id="l4">line 4</li></ol>' in message
+    assert shown(apply(page(3, 2, 1), message)) == shown(page(5, 4, 3, 2))
 
 
 def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
     found = regions.split('<div id="r"><i id="d">1</i><i id="d">2</i><table><tr id="t"><td>x</td></tr></table></div>')
     assert set(found.found) == {"r", "t"}
-    assert regions.out_of_band(found.found["t"]) == '<template><tr hx-swap-oob="morph" id="t"><td>x</td></tr></template>'
-    message = regions.message(7, found, ["t"])
+    assert regions.out_of_band(found, "morph", "t") == '<template><tr hx-swap-oob="morph" id="t"><td>x</td></tr></template>'
+    message = regions.message(7, found, [("morph", "t", ())])
     assert message.startswith("id: 7\nevent: live\ndata: <template><tr hx-swap-oob=")
 
 

@@ -29,12 +29,15 @@ class _Forms(HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.forms, self._form = [], None
+        self.forms, self._form, self.by_id = [], None, {}
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if attrs.get("id") and attrs.get("name"):
+            self.by_id[attrs["id"]] = (attrs["name"], attrs.get("value") or "")
         if tag == "form":
-            self._form = {"action": attrs.get("action") or "", "fields": {}}
+            self._form = {"action": attrs.get("action") or "", "fields": {},
+                          "include": attrs.get("hx-include")}
             self.forms.append(self._form)
         elif self._form is not None and tag in ("input", "button") and attrs.get("name"):
             if attrs.get("type") == "hidden" or attrs["name"] == STEP:
@@ -52,6 +55,11 @@ def forms_of(phone, path="/me"):
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     parser = _Forms()
     parser.feed(response.get_data(as_text=True))
+    for form in parser.forms:  # what htmx adds: the field its hx-include names
+        include = form.pop("include")
+        if include and include.startswith("#") and include[1:] in parser.by_id:
+            name, value = parser.by_id[include[1:]]
+            form["fields"].setdefault(name, value)
     return parser.forms
 
 

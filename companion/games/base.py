@@ -110,8 +110,8 @@ def check_step(form, target, now, field="to"):
 
 
 # --- the step a tap belongs to: one check for every action of every game ----------------
-# Every form names the step of the game its page showed (STEP_FIELD: forms.act_form writes
-# it from the view's "step"), and store.act refuses a tap named for another step before the
+# Every form names the step of the game its page showed (STEP_FIELD: an action's form
+# includes it from the live fragment, written from the view's "step"), and store.act refuses a tap named for another step before the
 # rules read it: a stale page, or a tap a phone kept through a lost connection while the game
 # moved on, never lands in a later round, phase or turn. A game names its steps with
 # `step_now(state)` (words, as the game counts them: shown in the refusal); the kinds in its

@@ -2,7 +2,9 @@
 last sent, and the changed ones as htmx out-of-band morphs.
 
 A region whose own markup (its frame: its html with the regions inside it left as their ids)
-is unchanged sends only the regions inside it that changed; otherwise it goes whole.
+is unchanged sends only the regions inside it that changed. A list (regions of <li> or <tr>
+in an <ol>, <ul> or <tbody>) whose items came or went at either end, the rest unchanged, sends just those: new
+items inserted by htmx at its start or end, gone ones deleted. Otherwise a region goes whole.
 """
 
 import re
@@ -10,8 +12,11 @@ from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
 _ID = re.compile(r"""\sid=(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""")
+_SPACE = re.compile(r"\s+")
 _VERSION = re.compile(r'\sdata-version="\d*"')  # the root's version is the message's id
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+# A list and its items: white space between the items shows nothing.
+LISTS = {"ol": "li", "ul": "li", "tbody": "tr"}
 # Elements a <template> must hold to be parsed where they stand (htmx swaps from inside one).
 TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption", "colgroup", "col"))
 
@@ -19,9 +24,10 @@ TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption"
 class Region(NamedTuple):
     html: str
     tag: str
-    whole: int  # hash of html
+    whole: int  # hash of its frame and the wholes of the regions inside
     frame: int  # hash of html with the regions inside it as their ids
     inside: tuple  # ids of the regions directly inside
+    shell: int  # hash of the frame without its items, if it is a list (else None)
 
 
 class Regions(NamedTuple):
@@ -68,27 +74,35 @@ def split(html):
         if stack:
             children.setdefault(stack[-1][2], []).append((start, end, ident))
         stack.append((start, end, ident))
+    tags = {span[2]: span[3] for span in spans}
     found = {}
-    for start, end, ident, tag in spans:
-        body = html[start:end]
-        parts, at = [], start
+    for start, end, ident, tag in reversed(spans):  # the regions inside first
+        parts, gaps, at = [], [], start
         for child_start, child_end, child in children.get(ident, ()):
             parts += (html[at:child_start], "\0", child)
+            gaps.append(html[at:child_start])
             at = child_end
         parts.append(html[at:end])
-        frame = "".join(parts)
+        # Runs of white space show as one: a template's indenting is no change.
+        frame = _SPACE.sub(" ", "".join(parts))
         if ident == spans[0][2]:
             frame = _VERSION.sub("", frame, count=1)
-        found[ident] = Region(body, tag, hash(body), hash(frame),
-                              tuple(c[2] for c in children.get(ident, ())))
+        inside = tuple(c[2] for c in children.get(ident, ()))
+        shell = None
+        if (inside and all(tags[c] == LISTS.get(tag) for c in inside)
+                and not any(gap.strip() for gap in gaps[1:])):
+            shell = hash((_SPACE.sub(" ", gaps[0]), _SPACE.sub(" ", parts[-1])))
+        whole = hash((frame, *(found[c].whole for c in inside)))
+        found[ident] = Region(html[start:end], tag, whole, hash(frame), inside, shell)
     return Regions(spans[0][2], found)
 
 
 def changed(regions, sent):
-    """The regions to send a page that holds `sent` ({id: (whole, frame)} as last sent, or
-    None: the page's are unknown, so the root goes whole)."""
+    """What to send a page that holds `sent` (as hashes() made it when last sent, or None: the
+    page's are unknown, so the root goes whole): a list of (swap, id, ids), where swap is
+    "morph" (the region by id), "delete" (ids: its list), or "afterbegin"/"beforeend" (ids put into the list id)."""
     if sent is None:
-        return [regions.root]
+        return [("morph", regions.root, ())]
     out = []
 
     def visit(ident):
@@ -97,29 +111,65 @@ def changed(regions, sent):
         if before is not None and before[0] == region.whole:
             return
         if before is not None and before[1] == region.frame:
-            for inner in region.inside:
-                visit(inner)
+            inner = region.inside
+        elif before is not None and (inner := _list_change(region, before, ident, out)) is not None:
+            pass
         else:
-            out.append(ident)
+            out.append(("morph", ident, ()))
+            return
+        for child in inner:
+            visit(child)
 
     visit(regions.root)
     return out
 
 
+def _list_change(region, before, ident, out):
+    """The items kept, if a list only gained items at an end and lost some (their swaps go on
+    `out`), else None: the list goes whole."""
+    _, _, was, shell = before
+    if shell is None or shell != region.shell:
+        return None
+    now = region.inside
+    kept = [i for i in now if i in set(was)]
+    if kept != [i for i in was if i in set(now)]:
+        return None
+    first = now.index(kept[0]) if kept else len(now)
+    last = now.index(kept[-1]) + 1 if kept else len(now)
+    if now[first:last] != tuple(kept):
+        return None  # an item came between kept ones
+    out.extend(("delete", gone, (ident,)) for gone in was if gone not in set(now))
+    if now[:first]:
+        out.append(("afterbegin", ident, now[:first]))
+    if now[last:]:
+        out.append(("beforeend", ident, now[last:]))
+    return kept
+
+
 def hashes(regions):
     """What a page holds once it has these regions, as changed() reads it."""
-    return {ident: (r.whole, r.frame) for ident, r in regions.found.items()}
+    return {ident: (r.whole, r.frame, r.inside, r.shell) for ident, r in regions.found.items()}
 
 
-def out_of_band(region):
-    """A region as htmx swaps it by its id, morphed in place (idiomorph)."""
+def out_of_band(regions, swap, ident, items=()):
+    """A swap as htmx reads it out of band: a region morphed in place by its id (idiomorph),
+    deleted, or a list's new items put at its start or end."""
+    if swap == "delete":  # an item gone from the list named in items
+        tag = LISTS[regions.found[items[0]].tag]
+        html = f'<{tag} id="{ident}" hx-swap-oob="delete"></{tag}>'
+        return f"<template>{html}</template>" if tag in TABLE_INSIDE else html
+    region = regions.found[ident]
     tag = region.tag
-    swap = f'<{tag} hx-swap-oob="morph"{region.html[len(tag) + 1:]}'
-    return f"<template>{swap}</template>" if tag in TABLE_INSIDE else swap
+    if swap == "morph":
+        html = f'<{tag} hx-swap-oob="morph"{region.html[len(tag) + 1:]}'
+    else:
+        inner = "".join(regions.found[item].html for item in items)
+        html = f'<{tag} hx-swap-oob="{swap}:#{ident}">{inner}</{tag}>'
+    return f"<template>{html}</template>" if tag in TABLE_INSIDE else html
 
 
-def message(version, regions, idents):
-    """One SSE message: the named regions at this version, with the version as its id."""
-    html = "".join(out_of_band(regions.found[ident]) for ident in idents)
+def message(version, regions, swaps):
+    """One SSE message: the swaps at this version, with the version as its id."""
+    html = "".join(out_of_band(regions, *swap) for swap in swaps)
     data = "".join(f"data: {line}\n" for line in html.split("\n"))
     return f"id: {version}\nevent: live\n{data}\n"

@@ -127,7 +127,7 @@ def events(code):
         # back in a few seconds (the browser reconnects by itself), until a place frees.
         try:
             found = look(version)[1]() if version > known else None
-            first = regions.message(version, found.regions, [found.regions.root]) if found and found.regions else ""
+            first = regions.message(version, found.regions, [("morph", found.regions.root, ())]) if found and found.regions else ""
         finally:
             close_db()
         return Response(compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers),

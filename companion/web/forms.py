@@ -16,38 +16,17 @@ own address, so it makes an `m` of its own per panel: `{% set m = forms(act_base
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from companion.games.base import STEP_FIELD
-
-
 def _page_field(page):
     """The page kind a form says it came from: none from a phone's own page, which is what a
-    change's answer is when a form says none (tables.page_of); a plain word goes without
-    quotes (HTML allows it, as for a form's method and class)."""
-    if page == "player":
+    change's answer is when a form says none (changes.page_of)."""
+    if page == "player" or not page:
         return ""
-    if page and page.isalnum():
-        return f'<input type=hidden name=page value={page}>'
     return f'<input type="hidden" name="page" value="{escape(page)}">'
 
 
-def _step_field(ctx):
-    """The step of the game the form was drawn at (games.base.check_named_step): from the
-    view the template renders (a kept piece's own `view` or `v`, which must then hold it)."""
-    for name in ("view", "v"):
-        view = ctx.get(name)
-        step = view.get("step") if isinstance(view, dict) else None
-        if step:
-            return f'<input type="hidden" name="{STEP_FIELD}" value="{escape(step)}">'
-    return ""
-
-
-def _class(class_):
-    """A form's class: none when empty, a plain word without quotes."""
-    if not class_:
-        return ""
-    if class_.replace("-", "").isalnum():
-        return f" class={class_}"
-    return f' class="{escape(class_)}"'
+# An action's form sends the step the page shows (games.base.check_named_step): one field of
+# the live fragment (tables/_live.html), so a new turn changes one region, not every form.
+STEP_INCLUDE = ' hx-include="#live-step"'
 
 
 class Forms:
@@ -62,11 +41,12 @@ class Forms:
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")
         return Markup("".join((
-            f'<form id="{escape(id)}" method=post' if id else '<form method=post',
-            f' action="{target}" hx-post', _class(class_),
-            f' hx-confirm="{escape(confirm)}"' if confirm else "", ">",
+            f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
+            f' action="{target}" hx-post', f' class="{escape(class_)}"' if class_ else "",
+            f' hx-confirm="{escape(confirm)}"' if confirm else "",
+            STEP_INCLUDE if kind or named_step else "", ">",
             f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
-            _page_field(ctx.get("page", "")), _step_field(ctx) if kind or named_step else "",
+            _page_field(ctx.get("page", "")),
             caller() if caller else "", "</form>")))
 
     @pass_context

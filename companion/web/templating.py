@@ -4,7 +4,7 @@ from flask import current_app
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from companion.games.base import may_undo  # noqa: F401  (a template global: may this viewer undo it)
+from companion.games.base import STEP_FIELD, may_undo
 
 
 @pass_context
@@ -25,5 +25,5 @@ def only(mapping, *names):
 
 
 def init_app(app):
-    app.jinja_env.globals.update(partial=partial, seat_of=seat_of, may_undo=may_undo)
+    app.jinja_env.globals.update(partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD)
     app.jinja_env.filters.update(only=only)
