@@ -1,5 +1,6 @@
 """Table Companion: bookkeeping for physical games, shared live between phones."""
 
+import mimetypes
 import os
 import re
 import secrets
@@ -77,6 +78,11 @@ class _Templates(Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+
+# The page script is ES modules, which a browser runs only as JavaScript: a host whose system
+# maps .js to text/plain (some Windows registries) would otherwise serve it so.
+mimetypes.add_type("text/javascript", ".js")
 
 
 def create_app(test_config=None):

@@ -1,5 +1,5 @@
 // The tablet page (templates/tablet/): a device the host revoked stops showing the board, and
-// a tap's answer always morphs into the board (app.js, for every page).
+// a tap's answer always morphs into the board (js/live.js, for every page).
 (function () {
   "use strict";
 
@@ -11,7 +11,7 @@
   function looked() {
     if (document.getElementById("live-board") && !document.querySelector("#live-board .tb-board")) refused();
   }
-  // A fetched or tapped answer (htmx's swap), and a stream's message (app.js: tc:live).
+  // A fetched or tapped answer (htmx's swap), and a stream's message (js/live.js: tc:live).
   document.addEventListener("htmx:afterSettle", looked);
   document.addEventListener("tc:live", looked);
   document.addEventListener("htmx:responseError", function (event) {
