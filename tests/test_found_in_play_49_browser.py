@@ -2,8 +2,6 @@
 tablet sheet closes when its step is done (5), and a tap kept through a lost connection is
 refused once the game moved on, with its sentence kept on the phone (1)."""
 
-
-
 from test_tablet_browser import Host, tablet
 
 
@@ -60,3 +58,39 @@ def dz_mission_with_event(host, seats):
         host.post("/act/challenge.fail", seat=str(roller))
     assert host.state()["whose_turn"] == drawer and host.state()["event_previews"]["drawer"] == drawer
     return drawer
+
+
+def test_a_tablet_sheet_closes_when_its_roll_is_done(live_server, new_phone):
+    """The seat that drew the Event card rolls with it still to apply: its one sheet holds the
+    card and the dice. Choosing the Challenge ends the roll, so the sheet closes, and the card
+    waits on the seat's panel. Applying the card first keeps the sheet open for the roll."""
+    host_page = tablet(new_phone, 1024, 768)
+    host = Host(host_page, live_server.url, "danger-zone")
+    drawer = dz_mission_with_event(host, host.seats(["Ana", "Bo", "Cy"]))
+    page = host_page
+    page.goto(f"{live_server.url}/t/{host.code}/tablet")
+    page.click(f"#tb-s{drawer} [data-roll-open]")
+    sheet = f"#tb-over-s{drawer}"
+    page.wait_for_selector(f"{sheet} button[name=dice][value='2']", state="visible")
+    page.click(f"{sheet} button[name=dice][value='2']")
+    page.wait_for_selector(f"{sheet} [data-my-roll]", state="visible")
+    page.click(f"{sheet} [data-challenges] button[data-missed]")
+    page.wait_for_function(f"() => !document.querySelector('{sheet}') || "
+                           f"!document.querySelector('{sheet}').checkVisibility()")
+    assert host.state()["whose_turn"] != drawer
+    assert page.locator(f"#tb-s{drawer} [data-event-open]").is_visible()  # the card still waits
+
+
+def test_a_sheet_applied_its_card_stays_open_for_the_roll(live_server, new_phone):
+    host_page = tablet(new_phone, 1024, 768)
+    host = Host(host_page, live_server.url, "danger-zone")
+    drawer = dz_mission_with_event(host, host.seats(["Ana", "Bo", "Cy"]))
+    page = host_page
+    page.goto(f"{live_server.url}/t/{host.code}/tablet")
+    page.click(f"#tb-s{drawer} [data-roll-open]")
+    sheet = f"#tb-over-s{drawer}"
+    card = page.locator(f"{sheet} [data-event] button").first
+    card.wait_for(state="visible")
+    card.click()
+    page.wait_for_selector(f"#tb-s{drawer} [data-event-done]")
+    assert page.locator(f"{sheet} button[name=dice][value='2']").is_visible()

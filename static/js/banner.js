@@ -115,6 +115,9 @@ function controlOf(entry, forms) {
       if (/^(csrf|page)$/.test(el.name)) return;
       if (!sent[el.name] || (el.type === "hidden" && sent[el.name].indexOf(el.value) < 0)) fits = false;
     });
+    // What htmx adds from outside the form (hx-include: the step the page showed) is sent too.
+    var include = form.getAttribute("hx-include");
+    if (include) document.querySelectorAll(include).forEach(function (el) { if (el.name) names[el.name] = true; });
     // The form token and page kind ride along in some renders and not others: not a field.
     Object.keys(sent).forEach(function (name) { if (!/^(action_id|csrf|page)$/.test(name) && !names[name]) fits = false; });
     if (buttons.length) {
