@@ -77,7 +77,8 @@ def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
     assert regions.changed(found, None) == [("morph", "live-body", ())]  # a page whose regions are unknown
 
 
-def test_a_list_sends_only_the_items_that_came_or_went():
+def test_a_list_sends_only_the_items_that_came_or_went(monkeypatch):
+    monkeypatch.setattr(regions, "LISTS", regions.LIST_SWAPS)
     def page(*items):
         lines = "".join(f'\n  <li id="l{n}">line {n}</li>' for n in items)
         return f'<div id="root"><h2>Log</h2><ol id="log">{lines}\n</ol></div>'
