@@ -5,7 +5,9 @@ server with a few phones seated, so they show the app as it is today.
 
 Writes docs/screenshots/<game>-phone.png (a Pixel 7 in dark mode, the first viewport of a
 player's page) and docs/screenshots/<game>-screen.png (the table screen at 1280x800), and
-docs/screenshots/tablet.png (the tablet lying in the middle, 1280x800: Danger Zone, 5 seats).
+docs/screenshots/tablet.png (the tablet lying in the middle, 1280x800: Danger Zone, 5 seats),
+docs/screenshots/night-*.png (the night page, the night on the table screen) and
+docs/screenshots/chart-*.png (how a game went, at its end: a phone and the table screen).
 """
 
 import json
@@ -202,7 +204,34 @@ def shoot_night(browser, base_url):
     return [OUT / "night-phone.png", OUT / "night-screen.png"]
 
 
-SPECIAL = {"tablet": shoot_tablet, "night": shoot_night}
+def shoot_chart(browser, base_url):
+    """A game of Blackmail scored round by round to its end: how it went on a phone (with its
+    "Save to BG Stats" link) and beside the game's end on the table screen."""
+    phone_kind = dict(browser.devices["Pixel 7"], device_scale_factor=1, color_scheme="dark")
+    contexts = [browser.new_context(**phone_kind) for _ in range(5)]
+    host, phones = contexts[0].new_page(), [ctx.new_page() for ctx in contexts[1:]]
+    code = start_table(host, base_url, "blackmail")
+    for phone, name in zip(phones, PLAYERS["blackmail"]):
+        sit_down(phone, f"{base_url}/t/{code}", name)
+    post(host, "game.start", first_player=str(seat_of(phones[1])), to=state_of(host)["state"]["to"]["start"])
+    for winner in (1, 0, 2, 1, 0, 2, 0):  # 4 players: 3 Victory Points win
+        post(host, "round.score", winner=str(seat_of(phones[winner])), to=state_of(host)["state"]["to"]["next_round"])
+    me = phones[0]
+    me.reload()
+    me.wait_for_selector("#live-chart svg")
+    me.evaluate("() => document.querySelector('#live-chart').scrollIntoView({block: 'end'})")
+    me.screenshot(path=str(OUT / "chart-phone.png"))
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark").new_page()
+    contexts.append(screen.context)
+    screen.goto(f"{base_url}/t/{code}/screen")
+    screen.wait_for_selector("#live-chart svg")
+    screen.screenshot(path=str(OUT / "chart-screen.png"))
+    for ctx in contexts:
+        ctx.close()
+    return [OUT / "chart-phone.png", OUT / "chart-screen.png"]
+
+
+SPECIAL = {"tablet": shoot_tablet, "night": shoot_night, "chart": shoot_chart}
 
 
 def main(games):

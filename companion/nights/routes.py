@@ -20,6 +20,7 @@ from htmx_flask import request
 from companion import access, games, nights
 from companion.access import door
 from companion.access import holders
+from companion.charts import shown
 from companion.nights import hosts
 from companion.nights import records
 from companion.lookup import routes as rules_routes
@@ -294,7 +295,7 @@ def night_page(code):
     folded = store.load(get_db(), table)
     carry_host(table)
     return render_template("night/night.html", table=table, viewer=viewer, night=night,
-                           folded=folded, csrf=access.csrf_token(table),
+                           charts=shown.night_games(get_db(), night), folded=folded, csrf=access.csrf_token(table),
                            can_start=viewer["role"] == "host" and not folded.night.get("next"),
                            local_time=tables.local_time, game_title=games.TABLE_GAMES.get(table.game))
 
@@ -309,7 +310,8 @@ def _download(body, kind, name):
 @bp.get("/t/<code>/night.json")
 def night_json(code):
     table, viewer, night = _night_for_viewer(code)
-    data = {"started_at": night["started_at"], "games": night["games"], "standings": [
+    games_with_charts = [dict(g, chart=c) for g, c in zip(night["games"], shown.night_charts(get_db(), night))]
+    data = {"started_at": night["started_at"], "games": games_with_charts, "standings": [
         dict(p, cells={str(k): v for k, v in p["cells"].items()}) for p in night["standings"]]}
     if viewer["role"] == "host":  # each table whole, as its own export has it
         data["tables"] = [store.export(get_db(), t) for t in night["tables"]]
@@ -336,6 +338,9 @@ def night_csv(code):
                          "yes" if game["finished"] else "no",
                          cell(", ".join(game["winners"])),
                          cell("; ".join(f"{r['name']} {r['value']}" for r in game["scores"]))])
+    writer.writerow([])  # each game's course, to plot elsewhere
+    writer.writerows(shown.csv_rows(zip((g["number"] for g in night["games"]), shown.night_charts(get_db(), night)),
+                                    cell))
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"night-{table.code}.csv")
 
 

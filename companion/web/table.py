@@ -11,6 +11,7 @@ from htmx_flask import request  # flask's request, with .htmx: true only for htm
 
 from companion import access, games
 from companion.access import door
+from companion.charts import series
 from companion.web import game_routes
 from companion.nights import hosts
 from companion.web import pages
@@ -191,7 +192,8 @@ def change_seat(code, seat, change):
 def export_json(code):
     table = g.table
     door.require(host=True)
-    response = make_response(json.dumps(store.export(get_db(), table), indent=2))
+    data = dict(store.export(get_db(), table), charts=series.table_charts(get_db(), table))  # a chart per game
+    response = make_response(json.dumps(data, indent=2))
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.json"'
     return response

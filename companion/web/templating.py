@@ -1,9 +1,12 @@
-"""Jinja helpers every screen's templates use: a partial with its own values, a seat by id."""
+"""Jinja helpers every screen's templates use: a partial with its own values, a seat by id,
+the chart of a game that has ended."""
 
 from flask import current_app
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from companion.charts import shown
+from companion.db import get_db
 from companion.games.base import STEP_FIELD, may_undo
 
 
@@ -24,6 +27,12 @@ def only(mapping, *names):
     return {name: mapping[name] for name in names}
 
 
+def end_chart(table, folded):
+    """The table's last game once it has ended (charts.shown.at_the_end), or None."""
+    return shown.at_the_end(get_db, table, folded)
+
+
 def init_app(app):
-    app.jinja_env.globals.update(partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD)
+    app.jinja_env.globals.update(partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD,
+                                 end_chart=end_chart)
     app.jinja_env.filters.update(only=only)
