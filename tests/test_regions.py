@@ -77,8 +77,7 @@ def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
     assert regions.changed(found, None) == [("morph", "live-body", ())]  # a page whose regions are unknown
 
 
-def test_a_list_sends_only_the_items_that_came_or_went(monkeypatch):
-    monkeypatch.setattr(regions, "LISTS", regions.LIST_SWAPS)
+def test_a_list_sends_only_the_items_that_came_or_went():
     def page(*items):
         lines = "".join(f'\n  <li id="l{n}">line {n}</li>' for n in items)
         return f'<div id="root"><h2>Log</h2><ol id="log">{lines}\n</ol></div>'
@@ -97,6 +96,20 @@ def test_a_list_sends_only_the_items_that_came_or_went(monkeypatch):
     assert '<li id="l1" hx-swap-oob="delete"></li>' in message
     assert '<ol hx-swap-oob="afterbegin:#log"><li id="l5">line 5</li><li id="l4">line 4</li></ol>' in message
     assert shown(apply(page(3, 2, 1), message)) == shown(page(5, 4, 3, 2))
+
+
+def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
+    """Blackmail's cards played: the oldest of the new list moves to the top of the earlier
+    ones. The delete goes first, or it would find the item just put in."""
+    def page(new, old):
+        items = lambda ns: "".join(f'\n  <li id="p{n}">card {n}</li>' for n in ns)
+        return f'<div id="root"><ol id="old">{items(old)}\n</ol><ol id="new">{items(new)}\n</ol></div>'
+
+    held = regions.hashes(regions.split(page((4, 3, 2), (1,))))
+    found = regions.split(page((5, 4, 3), (2, 1)))
+    swaps = regions.changed(found, held)
+    assert swaps == [("delete", "p2", ("new",)), ("afterbegin", "old", ("p2",)), ("afterbegin", "new", ("p5",))]
+    assert shown(apply(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(page((5, 4, 3), (2, 1)))
 
 
 def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():

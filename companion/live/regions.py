@@ -16,10 +16,7 @@ _SPACE = re.compile(r"\s+")
 _VERSION = re.compile(r'\sdata-version="\d*"')  # the root's version is the message's id
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 # A list and its items: white space between the items shows nothing.
-# Off: in the browser htmx put each new line in a list of its own (an <ol> in #log-list), so
-# a list goes whole until the wrapper is fixed; _list_change stays, tested at the unit level.
-LISTS = {}
-LIST_SWAPS = {"ol": "li", "ul": "li", "tbody": "tr"}
+LISTS = {"ol": "li", "ul": "li", "tbody": "tr"}
 # Elements a <template> must hold to be parsed where they stand (htmx swaps from inside one).
 TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption", "colgroup", "col"))
 
@@ -86,8 +83,9 @@ def split(html):
             gaps.append(html[at:child_start])
             at = child_end
         parts.append(html[at:end])
-        # Runs of white space show as one: a template's indenting is no change.
-        frame = "".join(parts)
+        # Runs of white space show as one (outside <pre>, which no live region holds): a
+        # template's indenting is no change.
+        frame = _SPACE.sub(" ", "".join(parts))
         if ident == spans[0][2]:
             frame = _VERSION.sub("", frame, count=1)
         inside = tuple(c[2] for c in children.get(ident, ()))
@@ -124,7 +122,9 @@ def changed(regions, sent):
             visit(child)
 
     visit(regions.root)
-    return out
+    # An item that moved from one list to another is deleted by its id before it is put in
+    # the other (the other way round, the delete would find the new one).
+    return sorted(out, key=lambda swap: swap[0] != "delete")
 
 
 def _list_change(region, before, ident, out):

@@ -25,6 +25,19 @@ export function setUpMorph() {
   [Element, Document, DocumentFragment].forEach(function (kind) {
     try { delete kind.prototype.moveBefore; } catch (e) { /* not there */ }
   });
+  // idiomorph's htmx extension (0.7.4, and 0.8.0) calls every swap style it does not know
+  // inline, so htmx put a list's new items in by their wrapper (a second <ol> inside the
+  // first): a style that is not a morph is htmx's own again (idiomorph issue #148).
+  var ext = window.htmx && htmx.defineExtension && window.Idiomorph;
+  if (ext) {
+    htmx.defineExtension("morph", {
+      isInlineSwap: function (style) { return style === "morph" || style === "morph:outerHTML"; },
+      handleSwap: function (style, target, fragment) {
+        if (style === "morph" || style === "morph:outerHTML") return Idiomorph.morph(target, fragment.children, { morphStyle: "outerHTML" });
+        if (style === "morph:innerHTML") return Idiomorph.morph(target, fragment.children, { morphStyle: "innerHTML" });
+      },
+    });
+  }
   Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
     if (name === "data-toggled") return false;  // the page's own mark, unknown to the server
     if (name === "open" && el.tagName === "DETAILS") return !el.hasAttribute("data-toggled");
