@@ -1,6 +1,8 @@
 """One way down: no import circle inside companion/ (imports inside functions count too), and
 a game's pure modules import neither Flask nor the web layer."""
 
+import pytest
+
 import ast
 import pathlib
 
@@ -126,3 +128,18 @@ def test_a_games_routes_reach_the_web_layer_through_one_interface():
         if name.startswith("companion.games") and name.endswith(".routes"):
             web = {m for m in GRAPH[name] if m.startswith("companion.web")}
             assert web <= {"companion.web.changes"}, (name, web)
+
+
+def test_every_game_meets_the_interface_and_a_module_that_does_not_is_refused():
+    import types
+
+    from companion import games
+    from companion.games import interface
+
+    for module in games.GAMES.values():
+        assert isinstance(module, interface.Game), module.SLUG
+        assert all(hasattr(module, name) for name in interface.OPTIONAL)
+    half = types.ModuleType("half")
+    half.SLUG, half.TITLE = "half", "Half a game"
+    with pytest.raises(TypeError, match="lacks MIN_SEATS, MAX_SEATS, KINDS, SHARED, NOT_SHARED, new_state"):
+        interface.check(half)

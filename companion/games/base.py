@@ -49,15 +49,15 @@ def from_shared_screen(actor):
 
 def shared_screen_may(module, kind):
     """Whether a shared screen may post (and undo) this kind for a seat."""
-    return kind in getattr(module, "SHARED", ())
+    return kind in module.SHARED
 
 
 def who_may(module, kind):
     if kind in ROSTER_KINDS:
         return ROSTER_WHO.get(kind)
-    if kind in getattr(module, "HOST_ONLY", ()):
+    if kind in module.HOST_ONLY:
         return HOST
-    return getattr(module, "WHO", {}).get(kind, ANY)
+    return module.WHO.get(kind, ANY)
 
 
 def concerned_seat(event):
@@ -83,7 +83,7 @@ def undo_right(module, event):
     rule = who_may(module, event["kind"])
     if rule is None:
         return None
-    if event["kind"] in getattr(module, "DRAWN", ()):
+    if event["kind"] in module.DRAWN:
         return HOST
     return concerned_seat(event) if rule == OWN else rule
 
@@ -122,15 +122,14 @@ STEP_FIELD = "at_step"
 
 def step_of(module, state):
     """The step the table is at now, in the game's words, or None for a game without steps."""
-    step_now = getattr(module, "step_now", None)
-    return step_now(state) if step_now else None
+    return module.step_now(state)
 
 
 def check_named_step(module, kind, form, state):
     """Refuse a tap whose form names another step than the table's now. A request naming no
     step (a script, an old test client) is left to the rules, which still refuse what does
     not fit; every form the app draws names one."""
-    if kind in getattr(module, "ANY_STEP", ()) or kind in ROSTER_KINDS:
+    if kind in module.ANY_STEP or kind in ROSTER_KINDS:
         return
     named = " ".join(str((form or {}).get(STEP_FIELD) or "").split())[:120]  # echoed back: bounded
     now = step_of(module, state)

@@ -305,7 +305,7 @@ def _step(table, folded, event, strict=True):
         # Undoing an undo needs the same right as undoing the entry itself.
         entry["undo_right"] = target["undo_right"] if target else None
         entry["shared"] = bool(target and target["shared"])
-        redo = target and target["kind"] in getattr(module, "DRAWN", ())
+        redo = target and target["kind"] in module.DRAWN
         entry["text"] = f"{'redo' if redo else 'undo'}: {target['text']}" if target else "undo"
     elif event["id"] not in folded.voided:
         try:
@@ -331,8 +331,7 @@ def _step(table, folded, event, strict=True):
 
 def _undo_refusal(module, state, kind):
     """A game may keep some events from being undone (a look at hidden cards, a deal)."""
-    refusal = getattr(module, "undo_refusal", None)
-    return refusal(state, kind) if refusal else ""
+    return module.undo_refusal(state, kind)
 
 
 # --- the cache of folds ---------------------------------------------------------------
@@ -436,7 +435,7 @@ def export(db, table):
     """Everything about a table as JSON-ready data: seats, every event, the final state."""
     folded = load(db, table)
     # The host may be a player too: what a game keeps secret stays out of the export.
-    public = getattr(table.module, "public_data", lambda kind, data: data)
+    public = table.module.public_data
     logged = [dict(e, data=public(e["kind"], e["data"])) for e in events(db, table)]
     return {"code": table.code, "game": table.game, "options": table.options,
             "seats": folded.state["seats"], "events": logged,
