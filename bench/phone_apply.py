@@ -48,7 +48,7 @@ HX = {"HX-Request": "true", "HX-Target": "live-body"}
 SEATS = {"generic": 8, "danger-zone": 8, "assassins": 4, "blackmail": 4, "blackmail-dealt": 4}
 DANGER_ZONE = ("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray")
 
-# Wraps the page's "live" listener (static/app.js's applyLive) on its EventSource.
+# Wraps the page's "live" listener (static/js/live.js) on its EventSource.
 MEASURE = """
 (() => {
   window.__applied = [];

@@ -139,7 +139,7 @@ def waitress_in_thread(app, **adjustments):
     finally:
         closing.set()
         # A stream's thread may still wake the loop after this (waitress's task threads and
-        # off_loop.py do): its pipe's descriptor, once closed, may be another connection's.
+        # live/waitress_loop.py do): its pipe's descriptor, once closed, may be another connection's.
         server.trigger.pull_trigger = lambda thunk=None: None
         server.close()
 
@@ -205,7 +205,7 @@ def new_phone(browser):
 
     Every page is watched for content-security-policy violations and script errors: the app
     must work under its own policy, so any such report fails the test. So does a live piece
-    that found no place on its page (static/app.js says so): the page then fetches its board
+    that found no place on its page (static/js/live.js says so): the page then fetches its board
     whole, which hides the mismatch from every other check.
     """
     contexts, problems = [], []

@@ -30,7 +30,7 @@ def new_code(response):
 
 
 def follow(phone, to="player"):
-    """What app.js does when the board shows a data-follow link: open it, land, keep the page."""
+    """What static/js/night.js does when the board shows a data-follow link: open it, land, keep the page."""
     response = phone.client.get(f"/t/{phone.code}/follow?to={to}")
     if response.status_code == 303:
         phone.code = new_code(response)

@@ -1,4 +1,4 @@
-"""A live stream's connection steps out of waitress's loop while it streams (off_loop.py):
+"""A live stream's connection steps out of waitress's loop while it streams (companion/live/waitress_loop.py):
 its messages still go out, a phone that stops reading still gets all of them, a phone that
 goes is noticed and its connection closed, and waitress's connection limit counts it all the
 while."""

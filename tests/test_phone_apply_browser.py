@@ -1,4 +1,4 @@
-"""How a phone applies a live message (static/app.js, applySwaps), as a person at the table sees it.
+"""How a phone applies a live message (htmx's SSE extension and idiomorph, static/js/live.js), as a person at the table sees it.
 
 A form that arrives in a message (a new log line's Undo) is made known to htmx once the frame
 showing it is drawn, or at once when someone reaches for it first. Here the page's idle time

@@ -212,7 +212,7 @@ def test_only_the_host_or_a_co_host_arranges_the_panels(app, host, join):
 # --- one host authority per night --------------------------------------------------------
 
 def go_on(*phones):
-    """Each phone follows the night to its seat at the next table, as app.js would."""
+    """Each phone follows the night to its seat at the next table, as static/js/night.js would."""
     for phone in phones:
         follow(phone)
         phone.seat = phone.state()["viewer"]["seat"]

@@ -111,7 +111,7 @@ def test_let_in_works_once_and_revoke_refuses_the_device(app, host):
 
 
 def test_the_tablet_follows_the_night_to_the_next_table(app, host):
-    """After "play again" the tablet's board carries the link app.js follows by itself
+    """After "play again" the tablet's board carries the link static/js/night.js follows by itself
     (data-follow): the host's device lands on the next table's tablet as its host, a device
     the host let in is let in there too, and a device with neither right gets nothing."""
     host.start("generic")

@@ -37,10 +37,10 @@ def answer(table, page):
 
 def _peer_gone(environ, off):
     """How a stream learns that its phone has gone: under waitress, its connection says so
-    (off_loop); under gunicorn, a peek at the socket, so no stream outlives its phone long."""
+    (waitress_loop); under gunicorn, a peek at the socket, so no stream outlives its phone long."""
     if off is not None:
         return off.gone
-    gone = environ.get("waitress.client_disconnected")  # a waitress off_loop does not know
+    gone = environ.get("waitress.client_disconnected")  # a waitress waitress_loop does not know
     if gone is not None:
         return gone
     sock = environ.get("gunicorn.socket")

@@ -4,7 +4,7 @@ device has run, and the admin's records per player.
 
 A night is the chain of tables started from one another. The old table logs "night.next"
 (store.start_next); its live board then holds a link marked data-follow for each phone whose
-seat came along, and static/app.js follows it. The follow route gives the phone the token of
+seat came along, and static/js/night.js follows it. The follow route gives the phone the token of
 its seat at the new table, worked out from its old one (access.follow_token), so a phone can
 follow only its own seat and a stranger with the old code learns nothing of the new table.
 """

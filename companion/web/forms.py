@@ -8,7 +8,7 @@ values from the calling template's context instead.
 
 A form posts with htmx into the live fragment and still works as a plain form (a phone
 without script). Its address is written once, in `action`: its `hx-post` is empty (htmx would
-post to the page's own address; static/app.js sends it to the action), which spares every
+post to the page's own address; static/js/actions.js sends it to the action), which spares every
 form sent live its address a second time. The tablet posts each seat's panel to that seat's
 own address, so it makes an `m` of its own per panel: `{% set m = forms(act_base) %}`.
 """

@@ -276,7 +276,7 @@
 
   window.BlackmailCheck = { sha256: sha256, replay: replay, parseText: parseText };
   document.addEventListener("htmx:afterSettle", refreshed);
-  document.addEventListener("tc:live", refreshed);  // a stream's message (app.js)
+  document.addEventListener("tc:live", refreshed);  // a stream's message (js/live.js)
   document.addEventListener("htmx:afterSwap", foldPlays);  // a tap's answer: folded before it settles
   function ready() { foldPlays(); remember(); check(); showUndo(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
