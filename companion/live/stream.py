@@ -145,10 +145,11 @@ def events(code):
     return response
 
 
-# A stream's deflate window and memory level. A whole 32 KB window: a Danger Zone or Blackmail
-# message (up to ~30 KB decoded) finds the last one's text; a smaller window cost 10-90% more
-# bytes on the wire (bench/render_cost.py). About 144 KB of zlib state per open stream.
-WINDOW_BITS, MEMORY_LEVEL = 15, 5
+# A stream's deflate window and memory level. A whole 32 KB window: a message finds the text
+# of the last few (a seat's line flashes on one change and off the next); 8 or 16 KB cost
+# 40-700% more bytes on the wire, memory level 2 no more than level 5 within a few bytes
+# (bench/render_cost.py). About 130 KB of zlib state per open stream (docs/hosting.md).
+WINDOW_BITS, MEMORY_LEVEL = 15, 2
 
 
 def compressed(messages, headers):
