@@ -330,3 +330,30 @@ def test_a_table_with_nothing_played_yet_draws_nothing_and_says_so():
     drawn = svg.drawing(chart, "empty")
     assert drawn["words"] == "Nothing has been scored yet."
     ET.fromstring(str(drawn["svg"]))
+
+
+def test_names_at_the_line_ends_are_whole_up_to_ten_letters_and_fit_the_drawing():
+    """The right margin is as wide as the longest name there needs ("Sterling" was cut to
+    "Sterli…" at 412 px), up to ten letters; a longer one is cut, and every one fits."""
+    ns = "{http://www.w3.org/2000/svg}"
+
+    def drawn(names):
+        log = Log("generic")
+        for seat, name in enumerate(names, 1):
+            log.join(seat, name)
+        log.act("score", {"seat": 1, "delta": 3})
+        log.act("score", {"seat": 2, "delta": 12})
+        [chart] = log.charts()
+        root = ET.fromstring(str(svg.drawing(chart, "names")["svg"]))
+        labels = [g.find(f"{ns}text") for g in root.iter(f"{ns}g") if "chart-seat" in (g.get("class") or "")]
+        plot_end = max(float(line.get("x2")) for line in root.find(f"{ns}g").iter(f"{ns}line"))
+        return [(t.text, float(t.get("x"))) for t in labels], plot_end
+
+    labels, long_end = drawn(("Sterling", "Wilhelmina", "Bartholomew-Jones", "Bo"))
+    assert [text for text, _ in labels] == ["Sterling 3", "Wilhelmina 12", "Bartholom… 0", "Bo 0"]
+    for text, x in labels:
+        assert x + svg._width(text) <= svg.WIDTH, text  # measured a little over DejaVu Sans Bold
+    # Short names leave the plot more room; the type stays the same size.
+    labels, short_end = drawn(("Ana", "Bo"))
+    assert [text for text, _ in labels] == ["Ana 3", "Bo 12"] and short_end > long_end
+    assert svg.WIDTH - long_end <= svg.MAX_RIGHT and long_end - svg.LEFT >= 190

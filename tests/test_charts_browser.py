@@ -17,6 +17,21 @@ SCHEMES = ("light", "dark")
 FITS = """() => { const d = document.documentElement;
   return [d.scrollWidth <= innerWidth, d.scrollHeight <= innerHeight]; }"""
 SEAT_COLOUR = "() => getComputedStyle(document.querySelector('#live-chart .chart-seat-0')).color"
+# Each name at a line's end inside its drawing, its type 11.5 px or more (the drawing scales: on
+# a 320 px phone its 360 units are 278 px wide).
+LABELS = """() => { const svg = document.querySelector('#live-chart svg.chart-svg'), box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('g.chart-seat > text')].map(t => { const r = t.getBoundingClientRect();
+    return [t.textContent, r.left >= box.left && r.right <= box.right + .5, +t.getAttribute('font-size') * scale >= 11.5]; }); }"""
+# WCAG's contrast of an element's text on its background's element, from the colours as drawn
+# (a canvas turns any CSS colour, color-mix() too, into sRGB bytes).
+CONTRAST = """([text, back]) => { const ctx = document.createElement('canvas').getContext('2d', {willReadFrequently: true});
+  const rgb = css => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = css; ctx.fillRect(0, 0, 1, 1); return [...ctx.getImageData(0, 0, 1, 1).data].slice(0, 3); };
+  const lum = c => c.map(v => v / 255).map(v => v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [.2126, .7152, .0722][i], 0);
+  const [a, b] = [rgb(getComputedStyle(document.querySelector(text)).color),
+                  rgb(getComputedStyle(document.querySelector(back)).backgroundColor)].map(lum);
+  return (Math.max(a, b) + .05) / (Math.min(a, b) + .05); }"""
 
 
 def to(page, which):
@@ -78,6 +93,11 @@ def test_the_end_of_a_game_on_a_small_phone_and_the_table_screen(live_server, ne
         box = page.locator("#live-chart svg.chart-svg").first.bounding_box()
         assert 250 <= box["width"] <= 320 and box["x"] >= 0
         assert page.locator("#live-chart text", has_text="Ana 4").count() == 1
+        labels = page.evaluate(LABELS)
+        assert [text for text, *_ in labels] == ["Ana 4", "Bo 1", "Cyrillic 1"]  # eight letters, whole
+        assert all(inside and big for _, inside, big in labels), labels
+        # "Game over" above the winner: 4.5:1 on the green banner (WCAG 1.4.3).
+        assert page.evaluate(CONTRAST, [".bm-kicker", ".bm-winner"]) >= 4.5
 
     seen_in_both_schemes(ana, phone_reads)
     link = ana.locator("#live-chart a[data-bgstats]")

@@ -134,6 +134,10 @@ def test_a_finished_game_shows_how_it_went_and_each_phone_the_play(app, host, jo
     assert [row[:2] for row in rows[start + 1:]][0] == ["1", chart["steps"][0]]
     assert ["1", chart["steps"][-1], result["winners"][0], result["measure"],
             str(result["scores"][0]["value"])] in rows[start + 1:]
+    # The table's own CSV ends with the same series, after one blank row.
+    table_rows = list(csv.reader(io.StringIO(text(ok(host.client.get(f"/t/{host.code}/log.csv"))))))
+    at = table_rows.index(["game", "step", "seat", "measure", "value"])
+    assert table_rows[at - 1] == [] and table_rows[at:] == rows[start:] and len(rows) > start + 3
     exported = ok(host.client.get(f"/t/{host.code}/export.json")).get_json()
     assert exported["charts"][0]["seats"] == chart["seats"]
 
@@ -253,3 +257,44 @@ def test_a_dealt_game_s_chart_and_play_name_no_card(app, host, join, client, dea
                 assert not [p for p in cards if re.search(p, json.dumps(play))]
             revealed = revealed or any(re.search(p, body.replace(region, "")) for p in cards)
     assert len(figures) == 1 and revealed  # the scan had cards to find, outside the chart
+
+
+# ---------------------------------------------------------------- Age of Assassins: no pick leaks
+
+SECRET_REAR, SECRET_FRONT = "Zanzibar Rearguard", "Quokka Frontline"
+
+
+def test_an_assassins_game_s_chart_and_play_name_no_hidden_pick(app, host, join, client):
+    """Ana's rear row card, and her second pick before the others made theirs, stay on her
+    phone. When the game ends, the chart and the play (in the fragment, the page and the stream)
+    name neither on any viewer, and no other viewer's page names them at all."""
+    ana, bo, cy = phones = seated(host, join, "assassins")
+    ok(ana.act("draft.pick", seat=ana.seat, row="rear", card=SECRET_REAR))
+    for phone in (bo, cy):
+        ok(phone.act("draft.pick", seat=phone.seat, row="front"))
+    ok(ana.act("draft.pick", seat=ana.seat, row="front", card=SECRET_FRONT))  # pick 2, not revealed
+    assert SECRET_REAR in text(ana.page()) and SECRET_FRONT in text(ana.page())  # on her phone alone
+    for phone, value in zip(phones, (15, 3, 1)):
+        ok(ana.act("points", seat=phone.seat, delta=value))
+    # Resolved before the others picked again, as a table may: Ana's pick 2 is still hers alone.
+    ok(host.act("resolve.step", number=6, at=host.state()["state"]["step_at"], force=1))
+    ok(host.act("bank", to=host.state()["state"]["round"] + 1))
+    assert result_of(app, host.code)["finished"]
+    screen = Phone(app, host.code, client)
+    figures = set()
+    for phone, page, path in ((ana, "player", "/me"), (bo, "player", "/me"), (cy, "player", "/me"),
+                              (host, "host", "/host"), (screen, "screen", "/screen")):
+        for body in (live(phone, page), text(phone.client.get(f"/t/{host.code}{path}")),
+                     data_of(opening(phone.client, f"/t/{host.code}/events?page={page}"))):
+            region = chart_of(body)
+            figures.add(figure_of(region))
+            plays = json.dumps(plays_in(region))
+            assert (page == "player") == (plays != "[]")
+            for secret in (SECRET_REAR, SECRET_FRONT):
+                assert secret not in region and secret not in plays, (page, secret)
+                if phone is not ana:
+                    assert secret not in body, (page, path, secret)
+    assert len(figures) == 1
+    with app.app_context():  # the log the chart is drawn from holds both cards
+        logged = json.dumps(store.events(get_db(), store.find_table(get_db(), host.code)))
+    assert SECRET_REAR in logged and SECRET_FRONT in logged

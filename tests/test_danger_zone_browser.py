@@ -109,7 +109,11 @@ def test_three_phones_play_two_rounds_to_a_win_at_twenty(live_server, new_phone)
         page.wait_for_selector("[data-winner]")
         assert page.inner_text("[data-winner-name]") == roller
         assert page.locator(".dz-standings li").first.inner_text().split()[-1] == "20"
-        assert page.locator("[data-winner] [data-race-chart] polyline").count() == 3
+        # How the game went: the end chart under the board, one line a seat; the old race is gone.
+        page.wait_for_selector("#live-chart svg.chart-svg")
+        assert page.locator("#live-chart svg.chart-svg polyline").count() == 3
+        assert page.locator("#live-chart text", has_text=f"{roller} 20").count() == 1
+        assert page.locator("[data-race-chart]").count() == 0
 
     # Undo stays available: the host takes the winning change back and play goes on.
     tap(host, ".log li:has-text('won') button:has-text('Undo')", everyone)

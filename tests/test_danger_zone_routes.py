@@ -342,7 +342,11 @@ def test_winner_banner_on_every_screen_and_undo_reopens(host, join):
         banner = re.search(r"data-winner>(.*?)</section>", page, re.S).group(1)
         assert "Bo</span>\n    wins!" in banner or re.search(r"Bo</span>\s*wins!", banner)
         assert re.search(r"Final standings.*Bo.*20.*Ana.*5", banner, re.S)
-        assert "data-race-chart" in banner
+        # The race is the game's end chart under the board, drawn once: no old race beside it.
+        assert "data-race-chart" not in page
+        end = re.search(r'<section id="live-chart".*?</section>', page, re.S).group(0)
+        assert "Upper Hand by round" in end and end.count("<polyline") == 3
+        assert ">Bo 20</text>" in end and ">20 wins</text>" in end
     refused(ana.act("upper_hand.change", seat=ana.seat, delta=1, reason="Insult"), "The game is over")
     win = [e for e in host.state()["log"] if "won" in e["text"]][-1]
     ok(host.post(f"/undo/{win['id']}"))

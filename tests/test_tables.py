@@ -214,12 +214,20 @@ def test_export_json_and_csv(host, join):
     assert rows[:3] == [["seat", "Score", "place"], ["Bo", "5", "1"], ["'=cmd", "2", "2"]]
     assert rows[3] == []
     assert rows[4] == ["time", "who", "what happened", "undone"]
-    log = rows[5:]
+    log = rows[5:rows.index([], 5)]
     assert [row[2] for row in log] == ["'=cmd sat down", "'+2 =cmd, points", "Bo sat down",
                                        "'+5 Bo, points", "'+1 Bo, points", "undo: +1 Bo, points"]
     assert [row[3] for row in log] == ["", "", "", "", "undone", ""]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log[0][0])  # local time, no offset
     assert "seat.join" not in csv_text and not any(cell == "score" for row in log for cell in row)
+    # Then, after one blank row, the game's course as the night's CSV has it: per step and
+    # seat, Bo's from the change he came in on, the undone +1 not counted, a name kept as text.
+    series = rows[5 + len(log) + 1:]
+    assert rows[5 + len(log)] == []
+    assert series == [["game", "step", "seat", "measure", "value"],
+                      ["1", "Start", "'=cmd", "points", "0"], ["1", "Change 1", "'=cmd", "points", "2"],
+                      ["1", "Change 2", "'=cmd", "points", "2"],
+                      ["1", "Change 2", "Bo", "points", "5"]]
 
 
 def test_csv_standings_read_any_games_numbers():

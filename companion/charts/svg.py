@@ -14,8 +14,12 @@ import re
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 360, 240
-LEFT, RIGHT, TOP, BOTTOM = 30, 100, 14, 38     # the right margin holds the names at the line ends
-NAME_CHARS = 7                                  # a longer name is cut at the line end, whole elsewhere
+LEFT, TOP, BOTTOM = 30, 14, 38
+# The right margin holds each seat's name and last value at its line's end: as wide as the
+# widest of them needs, within these bounds (at most, the plot keeps 190 of the 360).
+MIN_RIGHT, MAX_RIGHT = 44, 140
+LABEL_X, LABEL_EDGE = 8, 4                      # from the line's end to its name; from the name to the edge
+NAME_CHARS = 10                                 # a longer name is cut at the line end, whole elsewhere
 LABEL_GAP = 16                                  # between names at the right edge, so tied lines stay readable
 NUDGE = 1.5                                     # between seats' lines where their values are equal
 MOST_TICKS = 12                                 # step labels along the bottom; more steps label every k-th
@@ -35,11 +39,12 @@ def drawing(chart, chart_id):
     (Markup, or None), "words"}. chart_id must be unique on the page (the night page has several)."""
     chart_id = re.sub(r"[^A-Za-z0-9_-]", "-", str(chart_id))
     title = title_of(chart)
+    right = _right_margin(chart)  # one for both drawings, so their rounds line up
     preliminary = None
     if chart["preliminary"]:
         preliminary = _svg(chart, chart["preliminary"], f"{chart_id}-pre",
-                           "Preliminary points as each round was banked", line=None)
-    return {"id": chart_id, "title": title, "svg": _svg(chart, chart["seats"], chart_id, title, chart["line"]),
+                           "Preliminary points as each round was banked", None, right)
+    return {"id": chart_id, "title": title, "svg": _svg(chart, chart["seats"], chart_id, title, chart["line"], right),
             "preliminary": preliminary, "words": words(chart)}
 
 
@@ -50,11 +55,11 @@ def title_of(chart):
 
 # --- drawing ------------------------------------------------------------------------------
 
-def _svg(chart, lines, svg_id, title, line):
+def _svg(chart, lines, svg_id, title, line, right):
     steps = chart["steps"]
     values = [v for seat in lines for _, v in seat["points"]] + ([line] if line is not None else [])
     low, high, every = _scale(values)
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    inner_w, inner_h = WIDTH - LEFT - right, HEIGHT - TOP - BOTTOM
 
     def x(step):
         return round(LEFT + (step * inner_w / (len(steps) - 1) if len(steps) > 1 else inner_w / 2), 1)
@@ -67,7 +72,7 @@ def _svg(chart, lines, svg_id, title, line):
            f'<title id="{svg_id}-title">{escape(title)}</title>',
            '<g class="chart-axes" fill="currentColor" font-size="15">']
     for value in range(low, high + 1, every):
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value)}" y2="{y(value)}" stroke="currentColor"'
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(value)}" y2="{y(value)}" stroke="currentColor"'
                    f' stroke-opacity="{".4" if value == 0 and low < 0 else ".15"}"/>'
                    f'<text x="{LEFT - 6}" y="{y(value) + 5}" text-anchor="end" fill-opacity=".75">{value}</text>')
     ticks = max(1, math.ceil(len(steps) / MOST_TICKS))
@@ -79,7 +84,7 @@ def _svg(chart, lines, svg_id, title, line):
                f' fill-opacity=".75">{escape(chart["unit"])}</text></g>')
     if line is not None:
         label = GOAL_LABELS.get(chart["game"], "{n}").format(n=line)
-        out.append(f'<g class="chart-goal"><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(line)}" y2="{y(line)}"'
+        out.append(f'<g class="chart-goal"><line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(line)}" y2="{y(line)}"'
                    f' stroke="currentColor" stroke-opacity=".6" stroke-width="2" stroke-dasharray="6 4"/><text x="{LEFT + 4}"'
                    f' y="{y(line) - 5}" font-size="13" fill="currentColor">{escape(label)}</text></g>')
     drawn = [seat for seat in lines if seat["points"]]
@@ -90,12 +95,12 @@ def _svg(chart, lines, svg_id, title, line):
         nudge = round((index - (len(drawn) - 1) / 2) * NUDGE, 1)
         points = [(x(step), round(y(value) + nudge, 1), step, value) for step, value in seat["points"]]
         out.append(_line(chart, seat, style.get(seat["seat"], index), points, labels[index], won,
-                         marked=len(steps) <= MOST_MARKERS))
+                         marked=len(steps) <= MOST_MARKERS, right=right))
     out.append("</svg>")
     return Markup("".join(out))
 
 
-def _line(chart, seat, index, points, label_y, won, marked):
+def _line(chart, seat, index, points, label_y, won, marked, right):
     """One seat's line: its dash, its markers (each with the value in a tooltip), its name."""
     style = "chart-ghost" if seat["ghost"] else f"chart-seat chart-seat-{index % SEAT_STYLES}"
     dash = "1 4" if seat["ghost"] else DASHES[index % len(DASHES)]
@@ -111,10 +116,40 @@ def _line(chart, seat, index, points, label_y, won, marked):
         out.append(f'<path d="{_marker(marker, px, py)}"{_marker_paint(marker)}><title>{escape(tip)}</title></path>')
         if (step, seat["seat"]) in won:
             out.append(f'<circle class="chart-won" cx="{px}" cy="{py}" r="8" stroke-width="1.5"/>')
-    short = seat["name"] if len(seat["name"]) <= NAME_CHARS else seat["name"][:NAME_CHARS - 1] + "…"
-    out.append(f'<text x="{WIDTH - RIGHT + 8}" y="{label_y + 5}" fill="currentColor" stroke="none" font-size="15"'
-               f' font-weight="700">{escape(short)} {points[-1][3]}</text></g>')
+    label = _label(seat["name"], points[-1][3], right - LABEL_X - LABEL_EDGE)
+    out.append(f'<text x="{WIDTH - right + LABEL_X}" y="{label_y + 5}" fill="currentColor" stroke="none"'
+               f' font-size="{LABEL_SIZE}" font-weight="700">{escape(label)}</text></g>')
     return "".join(out)
+
+
+# --- the names at the line ends -----------------------------------------------------------
+
+LABEL_SIZE = 15
+# Advance widths in em, a little over DejaVu Sans Bold's (the page's last font before
+# sans-serif, wider than the system fonts before it), so a name measured here fits in any.
+_EM = {**dict.fromkeys("iljI.,:;'|!", .38), **dict.fromkeys("ftr-()", .52), **dict.fromkeys("mwMW@%", 1.1),
+       **dict.fromkeys("0123456789", .7), " ": .35, "…": 1.0}
+
+
+def _width(text, size=LABEL_SIZE):
+    return size * sum(_EM.get(c, .86 if c.isupper() else .72) for c in text)
+
+
+def _label(name, value, room):
+    """"Name 12": the name whole up to NAME_CHARS, else cut with "…", and cut more only if
+    even the widest margin has no room for it."""
+    short = name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+    while _width(f"{short} {value}") > room and len(short.removesuffix("…")) > 1:
+        short = short.removesuffix("…")[:-1].rstrip() + "…"
+    return f"{short} {value}"
+
+
+def _right_margin(chart):
+    """Room at the right edge for the widest name and value of either drawing."""
+    ends = [(seat["name"], seat["points"][-1][1]) for kind in ("seats", "preliminary")
+            for seat in chart[kind] if seat["points"]]
+    widest = max((_width(_label(name, value, math.inf)) for name, value in ends), default=0)
+    return min(MAX_RIGHT, max(MIN_RIGHT, math.ceil(widest) + LABEL_X + LABEL_EDGE))
 
 
 def _marker(kind, x, y, r=4.5):

@@ -11,7 +11,7 @@ from htmx_flask import request  # flask's request, with .htmx: true only for htm
 
 from companion import access, games
 from companion.access import door
-from companion.charts import series
+from companion.charts import series, shown
 from companion.web import game_routes
 from companion.nights import hosts
 from companion.web import pages
@@ -263,7 +263,8 @@ def local_time(at):
 
 @bp.get("/t/<code>/log.csv")
 def export_csv(code):
-    """A file people can read: the standings first, then the log in plain words.
+    """A file people can read: the standings first, then the log in plain words, then each
+    game's series (its chart's numbers, per seat and step).
 
     The JSON export is the complete record; this one leaves out internal names."""
     table = g.table
@@ -280,6 +281,9 @@ def export_csv(code):
             continue
         writer.writerow([local_time(entry["at"]), csv_cell(entry["who"]), csv_cell(entry["text"]),
                          "undone" if entry["undone"] else ""])
+    writer.writerow([])  # each game's course, to plot elsewhere (as the night's CSV)
+    writer.writerows(shown.csv_rows([(chart["number"], chart) for chart in series.table_charts(get_db(), table)],
+                                    csv_cell))
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.csv"'
