@@ -243,9 +243,8 @@ def csv_standings(view, ranks=None):
 
 def game_ranks(module, state):
     """{seat id: place} from the game's own standings(state), when it gives places."""
-    standings = getattr(module, "standings", None)
     try:
-        rows = standings(state) if standings else None
+        rows = module.standings(state) if module.standings else None
     except (KeyError, TypeError, ValueError):
         return None
     if rows and all(isinstance(row, dict) and "seat" in row and "rank" in row for row in rows):
