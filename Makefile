@@ -3,6 +3,8 @@ VENV ?= .venv
 PYTHON ?= python3
 CHROMIUM ?= /usr/bin/chromium
 ARGS ?=
+# Test workers (pytest-xdist): the two cores of the machine CI runs on; JOBS=0 runs in one process.
+JOBS ?= 2
 
 .PHONY: run test bench screenshots chromium postgresql
 
@@ -11,7 +13,7 @@ run: $(VENV)/.app
 	$(VENV)/bin/companion serve --data-dir "$${COMPANION_DATA_DIR:-data}" $(ARGS)
 
 test: $(VENV)/.test chromium postgresql
-	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest $(ARGS)
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest -n $(JOBS) --dist loadgroup $(ARGS)
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

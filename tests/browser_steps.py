@@ -1,6 +1,9 @@
-"""Steps the browser tests share: a host starts a table, a phone sits down, a Blackmail card
-is played from the hand, axe-core looks at a page (its vendored copy, for the tests only)."""
+"""Steps the browser tests share (Playwright only; what needs no browser is in helpers.py): a
+host starts a table, a phone sits down, a Blackmail card is played from the hand, a page posts
+as its viewer, what a page shows, axe-core looks at a page (its vendored copy, for the tests
+only). tools/screenshots.py and bench/follow_latency.py use these steps too."""
 
+import json
 from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -42,6 +45,108 @@ def play_card(page, card, logged, target=None, named=None, dropped=None, button=
             if attempt == 2:
                 raise
     page.wait_for_selector(f".bm-plays li[data-play='{logged}']")
+
+
+# --- a table driven over HTTP from a page (its cookie, its form token) --------------------
+
+OTHER_NAMES = ["Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def post_as(page, path, **fields):
+    """Post a form as this page's viewer, as its own forms do (its cookie, its form token)."""
+    base, code = page.url.split("/t/")[0], page.url.split("/t/")[1].split("/")[0]
+    token = json.loads(page.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
+    response = page.request.post(f"{base}/t/{code}{path}", form={"csrf": token, "page": "host", **fields},
+                                 headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base})
+    assert response.ok, response.text()
+
+
+def seat_ids(page):
+    state = page.request.get(page.url.split("/t/")[0] + "/t/" + page.url.split("/t/")[1].split("/")[0]
+                             + "/state.json").json()
+    return {s["name"]: s["id"] for s in state["state"]["seats"]}
+
+
+def table_of(live_server, new_phone, seats=7):
+    """A generic table: the host, Ana on her phone, and `seats` more seats added by the host."""
+    host = new_phone()
+    code = start_table(host, live_server.url, "generic")
+    for name in OTHER_NAMES[:seats]:
+        post_as(host, "/seats", name=name)
+    return host, code
+
+
+def ana_and_others(live_server, new_phone, game, others):
+    """A table of `game`: the host, Ana on her phone, then `others` seats the host adds.
+    Returns (host, ana, code)."""
+    host = new_phone()
+    code = start_table(host, live_server.url, game)
+    ana = new_phone("Pixel 7")
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    for name in OTHER_NAMES[:others]:
+        post_as(host, "/seats", name=name)
+    return host, ana, code
+
+
+class Host:
+    """The host's browser context, driving its table over HTTP as its own forms do."""
+
+    def __init__(self, page, base, game):
+        self.page, self.base = page, base
+        response = page.request.post(f"{base}/tables", form={"game": game}, max_redirects=0)
+        self.code = response.headers["location"].split("/")[2]
+        self.csrf = self.token("/host")
+
+    def token(self, path):
+        html = self.page.request.get(f"{self.base}/t/{self.code}{path}").text()
+        return json.loads(html.split("hx-headers='", 1)[1].split("'", 1)[0])["X-CSRF-Token"]
+
+    def post(self, path, **form):
+        response = self.page.request.post(
+            f"{self.base}/t/{self.code}{path}", form={"csrf": self.csrf, "page": "host", **form},
+            headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": self.base})
+        assert response.status == 200, (path, form, response.status, response.text()[:300])
+
+    def state(self):
+        return self.page.request.get(f"{self.base}/t/{self.code}/state.json").json()["state"]
+
+    def seats(self, names):
+        for name in names:
+            self.post("/seats", name=name)
+        return [s["id"] for s in self.state()["seats"]]
+
+
+def tablet(new_phone, width=1024, height=768):
+    """A page the size of a tablet lying flat (a desktop browser resized)."""
+    page = new_phone("Desktop Chrome")
+    page.set_viewport_size({"width": width, "height": height})
+    return page
+
+
+# --- what a page shows, and a phone's Wi-Fi -------------------------------------------------
+
+def version(page):
+    """The last event the page's board shows."""
+    return int(page.get_attribute("#live-body", "data-version"))
+
+
+def shows(name, score):
+    """A selector for `name`'s seat showing `score`."""
+    return f"[data-seat]:has(.name:text-is('{name}')) [data-score]:text-is('{score}')"
+
+
+def look(page, within=""):
+    """Tap the covered hand open (it stays open across live refreshes)."""
+    cover = f"{within} details.bm-cover".strip()
+    page.wait_for_selector(cover)
+    if not page.locator(cover).first.evaluate("d => d.open"):
+        page.click(f"{cover} > summary")
+
+
+def gone_offline(page):
+    """The phone's Wi-Fi drops: its requests fail from now on."""
+    page.context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
 
 
 # --- axe-core over a page (test_accessibility_browser.py walks every screen with it) -------

@@ -1,28 +1,14 @@
-"""Fixtures: an app on a temporary database, phones that join it, and a real server + browser."""
+"""Fixtures for every folder (unit/, routes/, browser/): an app on a temporary database, phones
+that join it, a real server and browser, PostgreSQL. What they build on is in helpers.py."""
 
 import os
-import queue
-import re
-import socket
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
-
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
 from companion import create_app
 from companion.web import pages
 from companion.tables import store
-from stream_apply import GZIP, Decoder
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-HX = {"HX-Request": "true", "HX-Target": "live-body"}
+from helpers import CHROMIUM_ARGS, Phone, Server
 
 
 @pytest.fixture
@@ -38,34 +24,6 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-class Phone:
-    """One browser's cookie jar at one table, with the form token its pages carry."""
-
-    def __init__(self, app, code, client=None):
-        self.client = client or app.test_client()
-        self.code = code
-        self.csrf = None
-        self.seat = None
-
-    def page(self, path="/me"):
-        response = self.client.get(f"/t/{self.code}{path}")
-        found = re.search(r'"X-CSRF-Token": "([0-9a-f]+)"', response.get_data(as_text=True))
-        if found:
-            self.csrf = found.group(1)
-        return response
-
-    def post(self, path, data=None, htmx=True, **kw):
-        data = dict(data or {})
-        data.setdefault("csrf", self.csrf or "")
-        return self.client.post(f"/t/{self.code}{path}", data=data, headers=HX if htmx else {}, **kw)
-
-    def act(self, kind, **data):
-        return self.post(f"/act/{kind}", {k: str(v) for k, v in data.items()})
-
-    def state(self):
-        return self.client.get(f"/t/{self.code}/state.json").get_json()
 
 
 @pytest.fixture
@@ -100,90 +58,11 @@ def join(app):
 
 # --- the real server and a real browser ------------------------------------------------
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def server_in_process(data_dir, threads=8, **adjustments):
-    """The app served by waitress in a thread of this test's own process, so the test can
-    monkeypatch it (a rigged deal, say); yields its base URL."""
-    store.clear_cache()
-    app = create_app({"DATA_DIR": str(data_dir), "HEARTBEAT_SECONDS": 5})
-    try:
-        with waitress_in_thread(app, threads=threads, **adjustments) as server:
-            yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        store.clear_cache()
-
-
-@contextmanager
-def waitress_in_thread(app, **adjustments):
-    """waitress serving `app` from a thread of this process; yields the server itself."""
-    import waitress
-    server = waitress.create_server(app, host="127.0.0.1", port=free_port(), **adjustments)
-    closing = threading.Event()
-
-    def run():
-        try:
-            server.run()
-        except OSError:  # its sockets closed under the loop's select(): the test is over
-            if not closing.is_set():
-                raise
-
-    threading.Thread(target=run, daemon=True).start()
-    try:
-        yield server
-    finally:
-        closing.set()
-        # A stream's thread may still wake the loop after this (waitress's task threads and
-        # live/waitress_loop.py do): its pipe's descriptor, once closed, may be another connection's.
-        server.trigger.pull_trigger = lambda thunk=None: None
-        server.close()
-
-
-class Server:
-    def __init__(self, data_dir, port=None, args=()):
-        self.data_dir = str(data_dir)
-        self.port = port or free_port()
-        self.args = list(args)
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", self.data_dir, *self.args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1).read()
-                return self
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode())
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def stop(self, kill=False):
-        if self.process and self.process.poll() is None:
-            self.process.kill() if kill else self.process.terminate()
-            self.process.wait(10)
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     server = Server(tmp_path_factory.mktemp("live-data")).start()
     yield server
     server.stop()
-
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
 
 
 @pytest.fixture(scope="session")
@@ -277,18 +156,6 @@ def database(request, tmp_path):
     return request.getfixturevalue("postgres_schema_url")
 
 
-def open_database(where):
-    """A migrated connection to what the `database` fixture gave."""
-    from companion import db as db_module
-    if db_module.is_postgres_url(where):
-        conn = db_module.connect_url(where)
-        db_module.migrate_pg(conn)
-    else:
-        conn = db_module.connect(where)
-        db_module.migrate(conn)
-    return conn
-
-
 @pytest.fixture
 def pg_app(tmp_path, postgres_schema_url):
     """The app on a fresh PostgreSQL schema (routes, limits and errors on PostgreSQL)."""
@@ -318,33 +185,3 @@ def pg_live_server(tmp_path_factory, postgres_url):
 def any_live_server(request):
     """The real server, once on SQLite and once on PostgreSQL."""
     return request.getfixturevalue("live_server" if request.param == "sqlite" else "pg_live_server")
-
-
-class Stream:
-    """A page's live stream read in a thread of its own, as a server thread serves it (a
-    stream keeps its request's context pushed in the thread that reads it)."""
-
-    def __init__(self, phone, page, known=0):
-        self.messages = queue.Queue()
-        self.thread = threading.Thread(target=self._read, args=(phone, page, known), daemon=True)
-        self.thread.start()
-
-    def _read(self, phone, page, known):
-        # known: the version the page shows (a page just loaded), so nothing comes before a change
-        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False,
-                                    headers=GZIP)
-        assert response.headers.get("Content-Encoding") == "gzip"
-        self.decode = Decoder()
-        try:
-            for chunk in response.response:
-                self.messages.put(self.decode(chunk))
-        finally:
-            response.close()
-
-    def opened(self):
-        assert self.messages.get(timeout=10).startswith("retry:")
-
-    def next_message(self):
-        while (message := self.messages.get(timeout=10)).startswith((":", "retry:")):
-            pass
-        return message

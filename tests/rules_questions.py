@@ -2,7 +2,7 @@
 table (typos, shorthand and half-sentences included), each with the entry that answers it
 according to the rulebook. The entry must come back in the top 3.
 
-Used by tests/test_rules_quality.py (the bar) and bench/search_quality.py (the figure).
+Used by tests/unit/test_rules_quality.py (the bar) and bench/search_quality.py (the figure).
 Each row: (query, game or None for the all-games box, entry id that must be in the top 3).
 Add a question when a player's search goes wrong; do not tune a question to the search.
 """

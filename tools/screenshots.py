@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_steps import sit_down, start_table  # noqa: E402
-from conftest import CHROMIUM_ARGS, Server  # noqa: E402
+from helpers import CHROMIUM_ARGS, Server  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"

@@ -1,0 +1,227 @@
+"""The live layer's regions and stream: every element with an id is a region, a message
+carries the regions that changed (read off the raw, gzip-compressed stream), a page that
+applies every message in turn shows what a fresh fragment shows, and a region is rendered
+from its own viewer's view: no stream message names a card its viewer may not know."""
+
+import re
+
+import pytest
+
+from companion.games.blackmail import ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
+from companion.games.blackmail import dealt as deal
+from companion.live import regions
+from helpers import CARD_NAMES as NAMES, HX, Stream, apply_message, data_of, hidden_state, rigged, scrub, version
+
+SWAPPED = re.compile(r'<[a-z][\w-]* hx-swap-oob="morph"[^>]*?\bid="([^"]+)"')
+
+
+def ids(message):
+    return set(SWAPPED.findall(data_of(message)))
+
+
+def ok(response):
+    assert response.status_code == 200, response.get_data(as_text=True)[:600]
+    return response
+
+
+class Screen:
+    """The table screen: a client with no cookie."""
+
+    def __init__(self, app, code):
+        self.client, self.code = app.test_client(), code
+
+
+def streams(pages_open, known):
+    opened = {name: Stream(phone, page, known=known) for name, (phone, page) in pages_open.items()}
+    for stream in opened.values():
+        stream.opened()
+    return opened
+
+
+def read(opened):
+    return {name: stream.next_message() for name, stream in opened.items()}
+
+
+def fragment(phone, page):
+    path = {"player": "/me", "host": "/host", "screen": "/screen"}[page]
+    return ok(phone.client.get(f"/t/{phone.code}{path}", headers=HX)).get_data(as_text=True)
+
+
+def shown(html):
+    """A fragment as a browser shows it, for comparing: white space between tags as none."""
+    html = re.sub(r'\sdata-version="\d+"', "", html)
+    return " ".join(html.split()).replace("> <", "><")
+
+
+# ---------------------------------------------------------------- the generic parts
+
+def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
+    page = ('<div id="live-body" data-version="3"><p>x</p><ul id="a"><li id="a1">one</li>'
+            '<li id="a2">two <input id="f" value="1"></li></ul><p id="b">b<br></p></div>')
+    found = regions.split(page)
+    assert found.root == "live-body" and found.found["a"].inside == ("a1", "a2")
+    held = regions.hashes(found)
+    assert regions.changed(found, held) == []
+    moved_on = regions.split(page.replace('data-version="3"', 'data-version="4"'))
+    assert regions.changed(moved_on, held) == []  # the version is the message's id, not a change
+    assert regions.changed(regions.split(page.replace("two", "TWO")), held) == [("morph", "a2", ())]
+    assert regions.changed(regions.split(page.replace('value="1"', 'value="2"')), held) == [("morph", "f", ())]
+    assert regions.changed(regions.split(page.replace('<li id="a2">', '<li id="a2" class="x">')), held) == [("morph", "a2", ())]
+    assert regions.changed(regions.split(page.replace("<p>x</p>", "<p>y</p>")), held) == [("morph", "live-body", ())]
+    assert regions.changed(found, None) == [("morph", "live-body", ())]  # a page whose regions are unknown
+
+
+def test_a_list_sends_only_the_items_that_came_or_went():
+    def page(*items):
+        lines = "".join(f'\n  <li id="l{n}">line {n}</li>' for n in items)
+        return f'<div id="root"><h2>Log</h2><ol id="log">{lines}\n</ol></div>'
+
+    held = regions.hashes(regions.split(page(3, 2, 1)))
+    assert regions.changed(regions.split(page(4, 3, 2, 1)), held) == [("afterbegin", "log", ("l4",))]
+    assert regions.changed(regions.split(page(5, 4, 3, 2)), held) == [
+        ("delete", "l1", ("log",)), ("afterbegin", "log", ("l5", "l4"))]
+    assert regions.changed(regions.split(page(3, 2, 1, 0)), held) == [("beforeend", "log", ("l0",))]
+    changed_line = regions.split(page(4, 3, 2, 1).replace("line 2", "line two"))
+    assert regions.changed(changed_line, held) == [("afterbegin", "log", ("l4",)), ("morph", "l2", ())]
+    assert regions.changed(regions.split(page(3, 9, 2, 1)), held) == [("morph", "log", ())]  # one between
+    assert regions.changed(regions.split(page(2, 3, 1)), held) == [("morph", "log", ())]  # reordered
+    found = regions.split(page(5, 4, 3, 2))
+    message = regions.message(8, found, regions.changed(found, held))
+    assert '<li id="l1" hx-swap-oob="delete"></li>' in message
+    assert '<ol hx-swap-oob="afterbegin:#log"><li id="l5">line 5</li><li id="l4">line 4</li></ol>' in message
+    assert shown(apply_message(page(3, 2, 1), message)) == shown(page(5, 4, 3, 2))
+
+
+def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
+    """Blackmail's cards played: the oldest of the new list moves to the top of the earlier
+    ones. The delete goes first, or it would find the item just put in."""
+    def page(new, old):
+        items = lambda ns: "".join(f'\n  <li id="p{n}">card {n}</li>' for n in ns)
+        return f'<div id="root"><ol id="old">{items(old)}\n</ol><ol id="new">{items(new)}\n</ol></div>'
+
+    held = regions.hashes(regions.split(page((4, 3, 2), (1,))))
+    found = regions.split(page((5, 4, 3), (2, 1)))
+    swaps = regions.changed(found, held)
+    assert swaps == [("delete", "p2", ("new",)), ("afterbegin", "old", ("p2",)), ("afterbegin", "new", ("p5",))]
+    assert shown(apply(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(page((5, 4, 3), (2, 1)))
+
+
+def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
+    found = regions.split('<div id="r"><i id="d">1</i><i id="d">2</i><table><tr id="t"><td>x</td></tr></table></div>')
+    assert set(found.found) == {"r", "t"}
+    assert regions.out_of_band(found, "morph", "t") == '<template><tr hx-swap-oob="morph" id="t"><td>x</td></tr></template>'
+    message = regions.message(7, found, [("morph", "t", ())])
+    assert message.startswith("id: 7\nevent: live\ndata: <template><tr hx-swap-oob=")
+
+
+def test_a_score_sends_the_lines_that_changed_compressed(app, host, join):
+    host.start("generic")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    opened = streams({"ana": (ana, "player"), "screen": (Screen(app, host.code), "screen"),
+                      "host": (host, "host")}, version(ana))
+    ok(bo.act("score", seat=ana.seat, delta=1))
+    sent = read(opened)
+    for name, message in sent.items():
+        assert 'id="live-board"' not in message and 'id="live-body"' not in message, name
+        assert ids(message), name
+    assert "Undo +1 Ana" in sent["host"] and "Undo" not in sent["screen"]
+    for stream in opened.values():  # what went on the wire is the compressed stream
+        assert 0 < stream.decode.wire
+
+
+def test_a_page_that_applies_every_message_shows_a_fresh_fragment(app, host, join):
+    host.start("danger-zone")
+    ana, bo, cy = (join(host, name) for name in ("Ana", "Bo", "Cy"))
+    pages_open = {"ana": (ana, "player"), "bo": (bo, "player"), "host": (host, "host"),
+                  "screen": (Screen(app, host.code), "screen")}
+    held = {name: fragment(phone, page) for name, (phone, page) in pages_open.items()}
+    opened = streams(pages_open, version(ana))
+    steps = [lambda: host.act("locations.draw"),
+             lambda: ana.act("character.pick", seat=ana.seat, character="Lana"),
+             lambda: bo.act("character.pick", seat=bo.seat, character="Pam"),
+             lambda: host.act("uh", seat=cy.seat, delta=2),
+             lambda: host.act("uh", seat=ana.seat, delta=-1)]
+    for step in steps:
+        if step().status_code != 200:
+            continue
+        for name, message in read(opened).items():
+            held[name] = apply_message(held[name], message)
+            phone, page = pages_open[name]
+            assert shown(held[name]) == shown(fragment(phone, page)), name
+
+
+def test_undo_buttons_follow_each_viewer(host, join, client):
+    host.start("danger-zone")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    assert host.act("locations.draw").status_code == 200                     # host-only to undo
+    assert ana.act("character.pick", seat=ana.seat, character="Lana").status_code == 200  # Ana's own
+    draw, pick = (e["id"] for e in host.state()["log"][-2:])
+    undo = re.compile(r'/undo/(\d+)"')
+    seen = {name: {int(n) for n in undo.findall(body)} for name, body in (
+        ("bo", fragment(bo, "player")), ("ana", fragment(ana, "player")),
+        ("host", fragment(host, "host")),
+        ("screen", client.get(f"/t/{host.code}/live?page=screen", headers=HX).get_data(as_text=True)))}
+    assert {draw, pick} <= seen["host"]
+    assert pick in seen["ana"] and draw not in seen["ana"]
+    assert not seen["bo"] & {draw, pick} and not seen["screen"]
+
+
+def test_fragments_and_streams_carry_no_form_token(host, join):
+    host.start("generic")
+    ana, bo = join(host, "Ana"), join(host, "Bo")
+    page = ana.page().get_data(as_text=True)
+    assert f'name="csrf" value="{ana.csrf}"' in page             # a phone without script posts plain forms
+    body = fragment(ana, "player")
+    assert 'name="csrf"' not in body and ana.csrf not in body
+    opened = streams({"ana": (ana, "player")}, version(ana))
+    ok(bo.act("score", seat=ana.seat, delta=1))
+    message = read(opened)["ana"]
+    assert ana.csrf not in message and bo.csrf not in message and 'name="csrf"' not in message
+
+
+# ---------------------------------------------------------------- hidden cards
+
+@pytest.fixture
+def deals(monkeypatch):
+    queue = []
+    monkeypatch.setattr(deal, "new_deal", lambda rng: rigged(*queue.pop(0)))
+    return queue
+
+
+def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join, deals):
+    """A dealt round with every page's stream open: after each card, each viewer's
+    decompressed message is scanned for every card it cannot know."""
+    host.start("blackmail")
+    ana, bo, cy = (join(host, name) for name in ("Ana", "Bo", "Cy"))
+    A, B, C = ana.seat, bo.seat, cy.seat
+    deals.append(([MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM,
+                   KRUEGER, ARCHER], (1, 4, 2, 3, 0)))
+    ok(host.act("game.start", to=host.state()["state"]["to"]["start"] or "", tracking="dealt",
+                first_player=A, page="host"))
+    viewers = {A: (ana, "player"), B: (bo, "player"), C: (cy, "player"), "host": (host, "host"),
+               "screen": (Screen(app, host.code), "screen")}
+    opened = streams(viewers, version(ana))
+    public, learned = set(), {who: set() for who in viewers}
+
+    def turn(phone, card, learns=(), seen=(), **form):
+        ok(phone.act("dealt.play", card=card, turn=phone.state()["state"]["round"]["dealt"]["turn_no"], **form))
+        public.update({card, *seen})
+        for seat, cards in learns:
+            learned[seat].update(cards)
+        state = hidden_state(app, host.code)
+        over = state["round"]["stage"] != "playing"
+        for who, message in read(opened).items():
+            known = public | learned[who] | set(state["round"]["deal"]["hands"].get(who, []))
+            for number in (set() if over else set(BY_NUMBER) - known):
+                for pattern in NAMES[number]:
+                    assert not re.search(pattern, scrub(message)), f"{who} got {pattern!r} after {card}"
+
+    turn(ana, ARCHER, learns=[(A, {CYRIL})], seen={CHERYL}, target=B, named=CHERYL)
+    turn(bo, CHERYL, learns=[(B, {MALORY})], choice="look")
+    turn(cy, KRUEGER, learns=[(C, {MALORY})], named=CHERYL)
+    turn(ana, PAM, seen={CYRIL}, target=B)
+    turn(bo, CYRIL, learns=[(B, {RAY}), (C, {ARCHER})], seen={ARCHER}, target=C)
+    turn(cy, RAY, learns=[(C, {MALORY})], seen={CHERYL}, target=C)
+    turn(ana, LANA, learns=[(A, {MALORY}), (C, {PAM})])
+    turn(cy, ARCHER, seen={MALORY}, target=A, named=MALORY)
+    assert host.state()["state"]["round"]["result"]["winners"] == [C]
