@@ -36,7 +36,7 @@ ROSTER_WHO = {"seat.remove": HOST}  # joins, renames and reorders are fixed in p
 # A shared screen (the tablet in the middle) posts for the seat whose panel was tapped, with
 # that seat's rights, and marks the actor {"via": SHARED_SCREEN}. Only the kinds a game lists
 # in SHARED may come that way; NOT_SHARED holds the rest (a hand, a pick, a hidden card, or a
-# step only the host takes), so every kind is on one list (tests/test_authority.py walks them).
+# step only the host takes), so every kind is on one list (tests/routes/test_authority.py walks them).
 # The refusal is one sentence, whatever the kind, the seat or any card.
 SHARED_SCREEN = "tablet"
 SHARED_REFUSAL = ("The tablet in the middle cannot do that: it is done on the player's own phone "
