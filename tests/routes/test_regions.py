@@ -103,7 +103,7 @@ def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
     found = regions.split(page((5, 4, 3), (2, 1)))
     swaps = regions.changed(found, held)
     assert swaps == [("delete", "p2", ("new",)), ("afterbegin", "old", ("p2",)), ("afterbegin", "new", ("p5",))]
-    assert shown(apply(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(page((5, 4, 3), (2, 1)))
+    assert shown(apply_message(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(page((5, 4, 3), (2, 1)))
 
 
 def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
