@@ -55,7 +55,7 @@ def main():
                 host.check("input[name=game][value=generic]")
                 tapped = time.monotonic()
                 host.click("button:has-text('Start the next game')")
-                host.wait_for_url(lambda url: url.endswith("/host") and code not in url)
+                host.wait_for_url(lambda url, old=code: url.endswith("/host") and old not in url)
                 code = host.url.split("/")[-2]
                 for phone in phones:
                     phone.wait_for_url(f"**/t/{code}/me", timeout=30_000)

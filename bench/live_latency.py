@@ -31,7 +31,7 @@ import selectors
 import threading
 import time
 
-from benchlib import Client, Server, TempPostgres, cpu_seconds, event_stream, new_table, percentile
+from benchlib import Server, TempPostgres, cpu_seconds, event_stream, new_table, percentile
 
 TIMEOUT = 5.0
 

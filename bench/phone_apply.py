@@ -42,6 +42,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import render_cost  # noqa: E402  (the moves each game's taps follow)
+
 from benchlib import Client, Server, percentile  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}

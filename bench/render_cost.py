@@ -35,7 +35,7 @@ import zlib
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from companion import access, create_app, games, live# noqa: E402
+from companion import access, create_app, games, live  # noqa: E402
 from companion.live import stream  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}

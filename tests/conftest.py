@@ -6,8 +6,8 @@ import os
 import pytest
 
 from companion import create_app
-from companion.web import pages
 from companion.tables import store
+from companion.web import pages
 from helpers import CHROMIUM_ARGS, Phone, Server
 
 

@@ -47,7 +47,7 @@ def seat_viewer(seat):
     return {"role": "seat", "seat": seat}
 
 
-def ev(kind, data, n=[0], by=None):
+def ev(kind, data, n=[0], by=None):  # noqa: B006 (n is the counter, kept across calls)
     """An event as the core stores it (ids go up across every test of a worker)."""
     n[0] += 1
     return {"id": n[0], "kind": kind, "by": by or HOST, "data": data, "at": "t"}
@@ -454,7 +454,7 @@ def element_at(html, start):
 
 def span_of(html, ident):
     """Where the element with this id starts and ends in `html`."""
-    found = [m.start() for m in re.finditer(r'<[a-zA-Z][\w:-]*\s[^>]*?\bid="%s"' % re.escape(ident), html)]
+    found = [m.start() for m in re.finditer(rf'<[a-zA-Z][\w:-]*\s[^>]*?\bid="{re.escape(ident)}"', html)]
     assert len(found) == 1, f"{ident}: {len(found)} elements"
     return found[0], element_at(html, found[0])
 
@@ -590,7 +590,7 @@ class Server:
                 return self
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode())
+                    raise RuntimeError(self.process.stderr.read().decode()) from None
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
 

@@ -19,9 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from playwright.sync_api import sync_playwright  # noqa: E402
+
 from browser_steps import sit_down, start_table  # noqa: E402
 from helpers import CHROMIUM_ARGS, Server  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 PLAYERS = {"danger-zone": ["Sterling", "Lana", "Cyril", "Pam", "Cheryl", "Ray"],

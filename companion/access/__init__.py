@@ -3,6 +3,7 @@
 import base64
 import hashlib
 import hmac
+import random
 import threading
 import time
 from collections import deque
@@ -10,14 +11,12 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
 
-import random
-
-from companion.access import holders
-from companion.nights import hosts
-from companion.tables import store
 from companion import tablet
+from companion.access import holders
 from companion.db import get_db, uses_postgres
 from companion.games.base import RuleError
+from companion.nights import hosts
+from companion.tables import store
 
 COOKIE = "tc"
 TOO_MANY = "Too many wrong table codes from this device. Wait a minute, then check the code on the host's screen."

@@ -12,9 +12,9 @@ from them (live.known_table, live.current_fold): no query for either.
 from flask import abort, g, request
 
 from companion import access
-from companion.tables import store
 from companion.db import get_db
 from companion.live.notify import current_fold, known_table
+from companion.tables import store
 
 
 def init_app(app):

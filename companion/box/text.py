@@ -9,8 +9,8 @@ import json
 import re
 
 from companion import box
-from companion.games.assassins import deck
 from companion.games import danger_zone as dz
+from companion.games.assassins import deck
 from companion.games.base import RuleError, read_json
 from companion.lookup import search as rules
 

@@ -159,7 +159,7 @@ def _danger_zone(log):
     """Upper Hand at the start and at each round's end (the race the game keeps), and where
     the game ended if someone reached 20 mid-round."""
     chart = _Chart(danger_zone.SLUG, 1, ROUND, danger_zone.WINNING_UPPER_HAND)
-    for before, after, event in log.moves():
+    for before, after, _event in log.moves():
         chart.seen(after)
         if before["phase"] == danger_zone.SETUP and after["phase"] != danger_zone.SETUP:
             chart.data["start_seat"] = after["round_initiative"]  # the Initiative Token opens round 1
@@ -217,7 +217,7 @@ def _assassins(log):
     """Real points at the start and as each round is banked; beside them, the preliminary
     points each seat (and the ghost, who never banks) had when the round was banked."""
     chart = _Chart(assassins.SLUG, 1, ROUND, assassins.WIN_AT)
-    for before, after, event in log.moves():
+    for before, after, _event in log.moves():
         chart.seen(after)
         if not before["started"] and after["started"]:
             chart.step(START, _values(before, "real"))

@@ -14,10 +14,21 @@ import threading
 import click
 from flask import current_app, g
 
-from companion.db.schema import MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_VERSION, WRITE_WAIT_SECONDS
-from companion.db.postgres import CHANNEL, PgConn, _pg_transaction, _PgPool, shown_url
 # What the server and the tests reach through db (the PostgreSQL parts live in postgres.py).
-from companion.db.postgres import ChangeListener, DatabaseUnavailable, check_database, connect_url, is_postgres_url, migrate_pg  # noqa: F401,E501
+from companion.db.postgres import (  # noqa: F401,E501
+    CHANNEL,
+    ChangeListener,
+    DatabaseUnavailable,
+    PgConn,
+    _pg_transaction,
+    _PgPool,
+    check_database,
+    connect_url,
+    is_postgres_url,
+    migrate_pg,
+    shown_url,
+)
+from companion.db.schema import MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_VERSION, WRITE_WAIT_SECONDS
 
 _migrated = set()
 _migrate_lock = threading.Lock()

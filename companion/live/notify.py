@@ -12,9 +12,9 @@ import time
 
 from flask import current_app
 
-from companion.tables import store
 from companion.db import uses_postgres
 from companion.live import regions
+from companion.tables import store
 
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
 # Streams of this process holding a database connection at one time: fewer than the pool's

@@ -8,9 +8,10 @@ import time
 
 from flask import current_app
 
-from companion.db import postgres as pg
 from companion.db import ChangeListener, get_db, uses_postgres
+from companion.db import postgres as pg
 from companion.live.notify import notifier
+
 
 def away_seconds(table_id, seat):
     """How long a seat's phone has had no open page at any process of this server (0 while

@@ -9,16 +9,14 @@ import zlib
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
 from companion import access
-from companion.access import door
-from companion.web import game_routes
-from companion.access import holders
-from companion.web import pages
-from companion.tables import store
+from companion.access import door, holders
 from companion.db import close_db, get_db, uses_postgres
 from companion.live import regions
 from companion.live.notify import OVERFLOW_RETRY_MS, kind_of, notifier
 from companion.live.presence import listener
 from companion.live.waitress_loop import OffLoop, peeks
+from companion.tables import store
+from companion.web import game_routes, pages
 
 bp = Blueprint("live", __name__)
 

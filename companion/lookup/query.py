@@ -16,7 +16,7 @@ import functools
 
 from rapidfuzz.distance import OSA
 
-from companion.lookup.index import GAMES, STOP_WORDS, _WORD, _deletes, _fold, _load, _max_typos, _norm, _stem, _words
+from companion.lookup.index import _WORD, GAMES, STOP_WORDS, _deletes, _fold, _load, _max_typos, _norm, _stem, _words
 
 MAX_TERMS = 12      # words used from one query, to bound the work per keystroke
 

@@ -18,17 +18,16 @@ import json
 import re
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import access, box
 from companion.access import door
-from companion.tables import store
-from companion.db import get_db
 from companion.box.text import DECK_ENTRY, box_entry, box_items, checked_text, deck_lines, import_box, readable
+from companion.db import get_db
 from companion.games.base import RuleError
 from companion.lookup import search as rules
+from companion.tables import store
 
 bp = Blueprint("rules", __name__)
 

@@ -30,13 +30,27 @@ import functools
 import math
 import re
 
-from companion.lookup.index import _load, _norm, _out, _stem, _words
-from companion.lookup.query import ALIASES, CORRECTED, _expand, _phrase_hits, _Query
-
 # Re-exported: callers use them as search.<name>.
-from companion.lookup.index import (FIELD_WEIGHTS, GAMES, KIND_LABELS, KINDS, STOP_WORDS,  # noqa: F401
-                    card, check_data, entries, games, get, missing, quickref)
-from companion.lookup.query import MAX_TERMS, _distance  # noqa: F401  tests check the typo distance
+from companion.lookup.index import (  # noqa: F401
+    FIELD_WEIGHTS,
+    GAMES,
+    KIND_LABELS,
+    KINDS,
+    STOP_WORDS,
+    _load,
+    _norm,
+    _out,
+    _stem,
+    _words,
+    card,
+    check_data,
+    entries,
+    games,
+    get,
+    missing,
+    quickref,
+)
+from companion.lookup.query import ALIASES, CORRECTED, MAX_TERMS, _distance, _expand, _phrase_hits, _Query  # noqa: F401  tests check the typo distance
 
 MAX_QUERY = 200     # characters; longer is refused with a message
 MAX_LIMIT = 100

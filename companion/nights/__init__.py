@@ -5,10 +5,22 @@ hosts.py keeps who holds the night's host role; tables/log_lines.py what the log
 import json
 
 from companion import games
-from companion.tables import names
 from companion.db import insert, transaction
 from companion.games.base import RuleError
-from companion.tables.store import HOST, Table, _append, _cache_put, _fold, _new_code, _writing, check_open, find_table, now
+from companion.tables import names
+from companion.tables.store import (
+    HOST,
+    Table,
+    _append,
+    _cache_put,
+    _fold,
+    _new_code,
+    _writing,
+    check_open,
+    find_table,
+    now,
+)
+
 
 def _new_night(db, table, new_night):
     """Give a table a night of its own (inside the caller's transaction)."""

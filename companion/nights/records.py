@@ -10,10 +10,9 @@ another are one player.
 from datetime import datetime
 
 from companion import games, nights
-from companion.tables import names
-from companion.tables import store
 from companion.games import assassins, blackmail, danger_zone
 from companion.games.base import ROSTER_KINDS, RuleError, apply_roster
+from companion.tables import names, store
 
 # Each game's own measure: the number its standings are read in.
 MEASURES = {"danger-zone": ("upper_hand", "Upper Hand"), "blackmail": ("vp", "Victory Points"),

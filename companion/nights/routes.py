@@ -13,22 +13,19 @@ import csv
 import io
 import json
 
-from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
-                   url_for)
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, url_for
 from htmx_flask import request
 
 from companion import access, games, nights
-from companion.access import door
-from companion.access import holders
+from companion.access import door, holders
 from companion.charts import shown
-from companion.nights import hosts
-from companion.nights import records
+from companion.db import get_db
+from companion.games.base import RuleError
 from companion.lookup import routes as rules_routes
+from companion.nights import hosts, records
 from companion.tables import store
 from companion.web import changes
 from companion.web import table as tables
-from companion.db import get_db
-from companion.games.base import RuleError
 
 bp = Blueprint("night", __name__)
 MAX_ADDED = 4  # new seats typed on the "play again" page at once
@@ -72,7 +69,7 @@ def _follow_chain(table, token):
 def _land(steps, page, response):
     """Set each table's cookie on `response` (every table keeps its own path's) and return
     the address of the last table's page for this kind of viewer."""
-    for table, token, viewer in steps:
+    for table, token, _ in steps:
         access.set_token(response, table, token)
     last, _, viewer = steps[-1]
     if page == "host" and viewer["role"] != "host":

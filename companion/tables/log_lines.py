@@ -8,7 +8,6 @@ rows and routes. What happens to a night is logged as events of its tables
 
 from companion.games.base import RuleError, from_shared_screen
 
-
 # The tablet's arrangement is logged with them: no game reads it, and its new version is
 # what carries it to every open tablet (tablet_store.arrange).
 ARRANGED = "tablet.layout"

@@ -10,18 +10,36 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from companion import games
-from companion.tables import names
 from companion.db import insert, insert_event, notify_change, transaction
-from contextlib import contextmanager
-from companion.tables.log_lines import (MOVED_ON, NIGHT_KINDS, actor_name, check_open, night_step,  # noqa: F401
-                        night_text, roster_text)
-from companion.games.base import (HOST as HOST_RIGHT, NotAllowed, ROSTER_KINDS, RuleError, SHARED_REFUSAL,
-                         apply_roster, check_named_step, check_post, from_shared_screen, may_undo, shared_screen_may,
-                         undo_right)
+from companion.games.base import HOST as HOST_RIGHT
+from companion.games.base import (
+    ROSTER_KINDS,
+    SHARED_REFUSAL,
+    NotAllowed,
+    RuleError,
+    apply_roster,
+    check_named_step,
+    check_post,
+    from_shared_screen,
+    may_undo,
+    shared_screen_may,
+    undo_right,
+)
+from companion.tables import names
+from companion.tables.log_lines import (  # noqa: F401
+    MOVED_ON,
+    NIGHT_KINDS,
+    actor_name,
+    check_open,
+    night_step,
+    night_text,
+    roster_text,
+)
 
 # Unambiguous when read aloud or typed: no 0/O, 1/I/L. 31 symbols ** 7 ≈ 34 bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -222,8 +240,7 @@ def _writing(db, table):
     the kept fold are read in the same round trip as the lock, and the commit tells every
     process's open pages (db.notify_change: NOTIFY on PostgreSQL)."""
     pending, kept = [], _cache_get(table)
-    write = transaction(db, table.id, read="SELECT * FROM events WHERE table_id=%d AND id>%d ORDER BY id"
-                        % (table.id, kept.version if kept else 0))
+    write = transaction(db, table.id, read=f"SELECT * FROM events WHERE table_id={int(table.id)} AND id>{int(kept.version if kept else 0)} ORDER BY id")
     with write:
         folded = _brought_up(db, table, kept, [_event(row) for row in write.rows])
         _cache_put(table, folded)

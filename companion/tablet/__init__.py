@@ -6,8 +6,8 @@ token then takes its place. Only hashes of codes and tokens are kept, as for sea
 
 from datetime import datetime, timedelta, timezone
 
-from companion.tables import store
 from companion.db import transaction
+from companion.tables import store
 from companion.tables.log_lines import ARRANGED, check_open
 from companion.tables.store import now, token_hash
 

@@ -18,16 +18,13 @@ import re
 from flask import Blueprint, abort, g, make_response, redirect, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
-from companion import access
+from companion import access, tablet
 from companion.access import door
-from companion.web import game_routes
-from companion.web import pages
-from companion.web import qr
-from companion.tables import store
-from companion import tablet
 from companion.db import get_db
-from companion.live import answer as live_answer
 from companion.games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
+from companion.live import answer as live_answer
+from companion.tables import store
+from companion.web import game_routes, pages, qr
 from companion.web.changes import action_id, changed, posted_form
 from companion.web.table import join_url
 

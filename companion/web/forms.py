@@ -16,6 +16,7 @@ own address, so it makes an `m` of its own per panel: `{% set m = forms(act_base
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
+
 def _page_field(page):
     """The page kind a form says it came from: none from a phone's own page, which is what a
     change's answer is when a form says none (changes.page_of)."""

@@ -6,9 +6,9 @@ from flask import render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from companion import access, games
-from companion.tables import store
 from companion.db import get_db
 from companion.live import regions
+from companion.tables import store
 
 
 def render_page(template, table, viewer, page, status=200, **extra):

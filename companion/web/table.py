@@ -5,20 +5,17 @@ import io
 import json
 from datetime import datetime
 
-from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
-                   url_for)
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from companion import access, games
 from companion.access import door
 from companion.charts import series, shown
-from companion.web import game_routes
-from companion.nights import hosts
-from companion.web import pages
-from companion.web import qr
-from companion.tables import store
 from companion.db import get_db
 from companion.games.base import RuleError
+from companion.nights import hosts
+from companion.tables import store
+from companion.web import game_routes, pages, qr
 from companion.web.changes import MAX_FIELD, action_id, apply_change, changed, posted_form
 
 bp = Blueprint("tables", __name__)

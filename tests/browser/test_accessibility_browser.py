@@ -11,6 +11,7 @@ view: one test function walks them all, so the suite stays quick."""
 import json
 
 import pytest
+
 from browser_steps import axe_found, post_as, seat_ids, sit_down, start_axe, start_table
 
 pytest.importorskip("playwright.sync_api")
@@ -319,7 +320,7 @@ def test_every_host_page_works_by_keyboard(live_server, new_phone):
     problems = {}
     tables = {"generic": generic_table(base, new_phone), "danger-zone": danger_zone_mission(base, new_phone),
               "blackmail": blackmail_full(base, new_phone), "assassins": assassins_resolving(base, new_phone)}
-    for game, (host, phone, code) in tables.items():
+    for game, (host, _phone, code) in tables.items():
         for size, viewport in SIZES.items():
             host.set_viewport_size(viewport)
             host.goto(f"{base}/t/{code}/host")

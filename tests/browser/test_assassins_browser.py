@@ -9,8 +9,8 @@ changes reach the others through the live stream.
 
 import json
 
-from helpers import BASE_DECK
 from browser_steps import sit_down, start_table
+from helpers import BASE_DECK
 
 DECK = BASE_DECK
 SECRET = "Hidden Dagger"

@@ -2,8 +2,9 @@
 by card: a deck-out round that ends in a tie, a Dr. Krueger round, then to a game win.
 Every card is tapped on the phone whose turn it is; the host sets up and confirms some rounds."""
 
+from browser_steps import play_card as play
+from browser_steps import sit_down, start_table
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-from browser_steps import play_card as play, sit_down, start_table
 
 
 def my_turn(page):

@@ -8,10 +8,9 @@ The deck is rigged so the round is the same every time: the server runs in this 
 
 import pytest
 
-from companion.games.blackmail import dealt as deal
-from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-
 from browser_steps import look, play_card, sit_down, start_table
+from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
+from companion.games.blackmail import dealt as deal
 from helpers import rigged, server_in_process
 
 # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the

@@ -11,16 +11,18 @@ import threading
 
 import pytest
 
-from companion import create_app
-from companion.tables import store
-from companion.games import blackmail as bm
-from companion.games.blackmail import dealt as deal
-from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, MALORY, PAM
-from companion.games.blackmail.routes import _replay_facts
-
 from browser_steps import look, play_card, sit_down, start_table
+from companion import create_app
+from companion.games import blackmail as bm
+from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, MALORY, PAM
+from companion.games.blackmail import dealt as deal
+from companion.games.blackmail.routes import _replay_facts
+from companion.tables import store
 from helpers import HOST, ROOT, SCREEN, ev, rigged, server_in_process, stepped
-from helpers import dealt_act as act, dealt_hidden as hidden, dealt_random_turn as random_turn, dealt_table as table
+from helpers import dealt_act as act
+from helpers import dealt_hidden as hidden
+from helpers import dealt_random_turn as random_turn
+from helpers import dealt_table as table
 
 # Secret Krueger; Ana Pam, Zoë Archer; Ana draws Cheryl. Ana's Pam on Zoë: Zoë drops Archer and
 # draws Cyril, then draws Malory for her turn and plays it. Zoë got Archer, Cyril, Malory.

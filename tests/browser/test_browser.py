@@ -3,8 +3,9 @@ code, a tap shows everywhere, a reload keeps the seat, an undo on the host rever
 
 import io
 
-import benchlib
 import pytest
+
+import benchlib
 from browser_steps import shows, sit_down, start_table
 from helpers import Server
 

@@ -8,6 +8,7 @@ import json
 from urllib.parse import unquote
 
 import pytest
+
 from browser_steps import axe_violations, post_as, seat_ids, sit_down, start_table
 
 pytest.importorskip("playwright.sync_api")

@@ -8,6 +8,7 @@ live version, never on a timer."""
 import os
 
 import pytest
+
 from browser_steps import sit_down, start_table, version
 
 pytest.importorskip("playwright.sync_api")
@@ -38,7 +39,7 @@ def test_three_phones_play_two_rounds_to_a_win_at_twenty(live_server, new_phone)
     everyone = [host, ana, bo, cy, screen]
 
     # Setup: each phone picks its own character; the host draws and rolls off.
-    for (name, phone), character in zip(phones.items(), ["Archer", "Cheryl", "Lana"]):
+    for phone, character in zip(phones.values(), ["Archer", "Cheryl", "Lana"]):
         tap(phone, f"button[value={character}]", everyone)
         assert phone.inner_text("[data-my-character]") == character
     assert bo.is_disabled("button[value=Archer]")  # no two alike

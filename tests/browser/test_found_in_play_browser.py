@@ -9,6 +9,7 @@ import os
 import re
 
 import pytest
+
 from browser_steps import sit_down, start_table
 
 pytest.importorskip("playwright.sync_api")

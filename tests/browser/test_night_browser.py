@@ -6,6 +6,7 @@ import json
 import time
 
 import pytest
+
 from browser_steps import sit_down, start_table
 
 pytest.importorskip("playwright.sync_api")

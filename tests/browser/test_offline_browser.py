@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from browser_steps import gone_offline, shows, sit_down, start_table, version  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
+from browser_steps import gone_offline, shows, sit_down, start_table, version  # noqa: E402
 from companion.games.blackmail import CHERYL  # noqa: E402
 
 WAITING = """() => Object.keys(localStorage).filter(k => k.startsWith('tc-waiting:'))

@@ -12,6 +12,7 @@ import time
 import urllib.request
 
 import pytest
+
 from browser_steps import ana_and_others, sit_down, table_of
 
 pytest.importorskip("playwright.sync_api")

@@ -71,7 +71,7 @@ def test_assassins_pieces_and_the_log_in_a_browser(live_server, new_phone):
     assert not ana.locator(f"#aoa-kill-1-{c}-2").evaluate("d => d.open")
     assert "loses 2 preliminary points" in ana.locator(f"#aoa-kill-1-{c}-2").evaluate(TEXT)
     # more lines than the log shows: it keeps 15, newest first
-    for n in range(16):
+    for _n in range(16):
         last = act(bo, code, "points", seat=seats["Bo"], delta=1, reason="Cook")
     wait_version(ana, last)
     lines = ana.locator("#log-list > li[data-event]")

@@ -8,6 +8,7 @@ on a slow phone. A phone set to reduce motion (prefers-reduced-motion: reduce) s
 move: the ring and the "+2" only fade in place, and the switches jump instead of sliding."""
 
 import pytest
+
 from browser_steps import post_as, seat_ids, sit_down, table_of
 
 pytest.importorskip("playwright.sync_api")

@@ -5,6 +5,7 @@ Seats are found by the names typed and controls by their accessible names. The l
 SIZES/BOARDS to the three games once their boards land."""
 
 import pytest
+
 from browser_steps import OTHER_NAMES as NAMES
 from browser_steps import ana_and_others, axe_violations, post_as, seat_ids, sit_down, start_table, table_of
 from helpers import rigged, server_in_process
@@ -88,7 +89,7 @@ def test_the_table_screen_fits_the_tv_without_scrolling(live_server, new_phone, 
     host, code = table_of(live_server, new_phone, seats=8)
     ids = seat_ids(host)
     post_as(host, "/act/score", seat=str(ids["Hal"]), delta="-3", reason="Penalty")
-    for n in range(8):  # a full log too
+    for _n in range(8):  # a full log too
         post_as(host, "/act/score", seat=str(ids["Bo"]), delta="1", reason="Points")
     screen = new_phone("Desktop Chrome")
     screen.set_viewport_size({"width": size[0], "height": size[1]})
@@ -461,6 +462,7 @@ def test_danger_zone_a_long_tie_keeps_every_name_and_die_on_the_table_screen(liv
     three rounds of dice squeezed its name to nothing). Each tile keeps its name, and every
     round's dice, in view at 1280x800 with 8 seats."""
     from pathlib import Path
+
     from companion import db as database
     from companion.tables import store
     host, ana, code, ids = danger_zone_eight(live_server, new_phone, initiative=False)

@@ -222,7 +222,7 @@ def test_the_tablet_follows_play_again_to_the_next_table_by_itself(live_server, 
     old = host.code
     host.post("/next", game="generic")
     for page in (device, own):
-        page.wait_for_url(re.compile(r"/t/(?!%s/)\w+/tablet$" % old))
+        page.wait_for_url(re.compile(rf"/t/(?!{old}/)\w+/tablet$"))
         page.wait_for_selector(".tb-slot:nth-child(2)")
     assert device.url == own.url
 

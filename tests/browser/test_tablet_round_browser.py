@@ -212,7 +212,7 @@ def test_an_assassins_round_with_the_ghost_from_the_tablet_alone(live_server, ne
     tap(page, f"#tb-s{bo} button[aria-label='Bo +1 real']")
     page.click(f"#tb-s{bo} details.tb-more > summary")
     tap(page, f"#tb-s{bo} button[aria-label='Take a penalty chip: Bo']")
-    for number in (4, 5, 6):
+    for _number in (4, 5, 6):
         tap(page, "[data-next]")
     tap(page, "[data-bank]")
     state = host.state()

@@ -7,6 +7,7 @@ navigator.vibrate is stubbed in every page: each call is counted in the tab's se
 so a count survives a reload (a cue set off by the reload would show)."""
 
 import pytest
+
 from browser_steps import post_as, seat_ids, sit_down, start_table
 
 pytest.importorskip("playwright.sync_api")

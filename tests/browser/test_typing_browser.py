@@ -2,6 +2,7 @@
 "Add seat" is still on its way, and the letters stay (issue 36)."""
 
 import pytest
+
 from browser_steps import start_table
 
 pytest.importorskip("playwright.sync_api")

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from companion import box
-from companion.tables import store
 from companion.db import get_db
+from companion.tables import store
 from helpers import BASE_DECK, HX, WIZARD, Phone, opening, text, view
 
 DECK = BASE_DECK + [WIZARD]

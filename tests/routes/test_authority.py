@@ -61,7 +61,7 @@ def test_eight_phones_undoing_one_entry_leave_one_undo(app, host, join):
 
 def test_a_seat_cannot_undo_a_host_only_or_drawn_entry(app, host, join):
     host.start("danger-zone")
-    ana, bo = join(host, "Ana"), join(host, "Bo")
+    ana, _bo = join(host, "Ana"), join(host, "Bo")
     assert host.act("locations.draw").status_code == 200
     draw = host.state()["log"][-1]
     before = events_count(app, host.code)

@@ -7,14 +7,15 @@ import re
 
 import pytest
 
-from companion.tables import store
+from companion.games.blackmail import ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import routes as blackmail_routes
-from companion.games.blackmail import (ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY,
-                                       BY_NUMBER)
-
-from helpers import CARD_NAMES as NAMES, DEAL_SALT as SALT, hidden_state, rigged, scrub, text, version, view
-from helpers import opening as stream_opening, step_to as step
+from companion.tables import store
+from helpers import CARD_NAMES as NAMES
+from helpers import DEAL_SALT as SALT
+from helpers import hidden_state, rigged, scrub, text, version, view
+from helpers import opening as stream_opening
+from helpers import step_to as step
 
 
 @pytest.fixture
@@ -83,18 +84,18 @@ def test_each_phone_gets_its_own_hand_and_every_screen_the_fingerprint(table):
     fingerprint = deal.short(deal.fingerprint(rigged([MALORY, LANA, CYRIL, RAY, ARCHER])))
     screen = text(host.client.get(f"/t/{host.code}/screen"))
     for page in (text(ana.page()), text(bo.page()), text(host.page("/host")), screen):
-        assert f"<code data-fingerprint" in page and fingerprint in page
+        assert "<code data-fingerprint" in page and fingerprint in page
     assert fingerprint in host.state()["log"][-1]["text"]
     ana_html = text(ana.page())
     assert "Your hand: your turn" in ana_html and "Tap to look" in ana_html
     assert ana_html.count('class="card-pick hand-card"') == 2
-    assert 'action="/t/%s/act/dealt.play"' % ana.code in ana_html
+    assert f'action="/t/{ana.code}/act/dealt.play"' in ana_html
     bo_html = text(bo.page())
     assert 'class="bm-cover bm-hand mine"' in ana_html  # its forms show (blackmail.css)
     # Bo's card waits with its form hidden until his turn: his cover is not his to play from
     # (a turn coming makes it so: a class, blackmail.css)
     assert "Your card" in bo_html and 'class="bm-cover bm-hand"' in bo_html and "bm-hand mine" not in bo_html
-    assert bo_html.count('action="/t/%s/act/dealt.play"' % bo.code) == 1
+    assert bo_html.count(f'action="/t/{bo.code}/act/dealt.play"') == 1
     assert "<form" not in screen.split('id="live-body"')[1].split('class="log"')[0]
 
 

@@ -6,7 +6,6 @@ import re
 import pytest
 
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-
 from helpers import ROOT, text, view
 from helpers import step_to as step
 
@@ -383,7 +382,7 @@ def test_help_links_point_at_entries_of_the_rules_lookup(game):
 
 def test_host_plays_unfolded_for_a_seat_without_a_phone(host, join):
     host.start("blackmail")
-    ana = join(host, "Ana")
+    join(host, "Ana")
     assert host.post("/seats", {"name": "Di", "page": "host"}).status_code == 200
     di = next(s["id"] for s in view(host)["seats"] if s["name"] == "Di")
     host.act("game.start", to=step(host, "start"), tracking="full", first_player=di, page="host")

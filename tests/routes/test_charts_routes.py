@@ -18,8 +18,22 @@ from companion.games.blackmail import ARCHER, BY_NUMBER, CYRIL, KRUEGER, LANA, P
 from companion.games.blackmail import dealt as deal
 from companion.nights import records
 from companion.tables import store
-from helpers import CARD_NAMES as NAMES, HX, Phone, data_of, opening, rigged, span_of, step_to, text
-from helpers import follow, new_code, recovery_code, start_next, win_danger_zone
+from helpers import CARD_NAMES as NAMES
+from helpers import (
+    HX,
+    Phone,
+    data_of,
+    follow,
+    new_code,
+    opening,
+    recovery_code,
+    rigged,
+    span_of,
+    start_next,
+    step_to,
+    text,
+    win_danger_zone,
+)
 
 LINK = re.compile(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"')
 

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from companion import box
-from companion.tables import store
 from companion.db import get_db
 from companion.games import danger_zone as dz
+from companion.tables import store
 
 CHARACTERS = ["Archer", "Cheryl", "Lana"]
 

@@ -17,12 +17,11 @@ from collections import Counter
 import pytest
 
 from companion import box
-from companion.tables import store
 from companion.db import get_db
 from companion.games import TABLE_GAMES
 from companion.games.blackmail import ARCHER, KRUEGER, MALORY, PAM
 from companion.games.blackmail import dealt as deal
-
+from companion.tables import store
 from helpers import ROOT
 
 PACKAGE = ROOT / "companion"
@@ -229,7 +228,7 @@ def test_a_next_phase_post_without_its_step_is_malformed_not_stale(host, join):
 
 def test_blackmail_and_assassins_step_posts_without_their_step_are_malformed(host, join):
     host.start("blackmail")
-    ana, bo = join(host, "Ana"), join(host, "Bo")
+    ana, _bo = join(host, "Ana"), join(host, "Bo")
     refused(host.act("game.start", tracking="scores", first_player=ana.seat), MALFORMED)
     ok(host.act("game.start", to="game 1", tracking="scores", first_player=ana.seat))
     refused(host.act("round.score", winners=str(ana.seat)), MALFORMED)

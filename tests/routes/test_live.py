@@ -4,14 +4,13 @@ import re
 import threading
 import time
 
-from companion import live
-from companion.web import pages
-from companion.db import close_db, get_db
-from companion.live.notify import Notifier, _Table
-from companion.live import regions
-from companion.tables.store import Folded
-
 import benchlib  # bench/, put on the path by conftest: the same HTTP client the benchmarks use
+from companion import live
+from companion.db import close_db, get_db
+from companion.live import regions
+from companion.live.notify import Notifier, _Table
+from companion.tables.store import Folded
+from companion.web import pages
 from helpers import Stream
 
 

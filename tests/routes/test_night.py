@@ -6,12 +6,10 @@ import threading
 
 import pytest
 
-from companion import create_app
 from companion.access import holders
-from companion.tables import names
-from companion.nights import records
-from companion.tables import store
 from companion.db import get_db
+from companion.nights import records
+from companion.tables import names, store
 from helpers import HX, Phone, Stream, follow, new_code, recovery_code, start_next, text, win_danger_zone
 
 
@@ -365,7 +363,7 @@ def test_records_match_names_as_seats_do(app, host, join):
 
 def test_blackmail_records_count_rounds_and_games(app, host, join):
     host.start("blackmail")
-    ana, bo, cy = join(host, "Ana"), join(host, "Bo"), join(host, "Cy")
+    ana, bo, _cy = join(host, "Ana"), join(host, "Bo"), join(host, "Cy")
 
     def play(first, rounds):
         state = host.state()["state"]

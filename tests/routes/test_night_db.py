@@ -7,13 +7,12 @@ import threading
 
 import pytest
 
+from companion import db as db_module
 from companion import nights
 from companion.access import holders
-from companion.nights import hosts
-
-from companion import db as db_module
-from companion.tables import store
 from companion.db.schema import MIGRATIONS, PG_MIGRATIONS
+from companion.nights import hosts
+from companion.tables import store
 from helpers import HOST, HX, Phone, open_database
 
 

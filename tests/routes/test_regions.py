@@ -10,7 +10,8 @@ import pytest
 from companion.games.blackmail import ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 from companion.games.blackmail import dealt as deal
 from companion.live import regions
-from helpers import CARD_NAMES as NAMES, HX, Stream, apply_message, data_of, hidden_state, rigged, scrub, version
+from helpers import CARD_NAMES as NAMES
+from helpers import HX, Stream, apply_message, data_of, hidden_state, rigged, scrub, version
 
 SWAPPED = re.compile(r'<[a-z][\w-]* hx-swap-oob="morph"[^>]*?\bid="([^"]+)"')
 

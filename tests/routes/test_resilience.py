@@ -10,12 +10,13 @@ import threading
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import benchlib
 from companion import create_app
-from companion.tables import store
 from companion import db as db_module
+from companion.tables import store
 from helpers import HX, Server
 
 
@@ -106,7 +107,7 @@ def test_eight_phones_tapping_one_seat_fifty_times_each(live_server):
     failures = []
 
     def tap(phone):
-        for n in range(50):
+        for _n in range(50):
             status = phone.post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phone.csrf},
                                 HX)[0]
             if status != 200:
@@ -174,7 +175,7 @@ def test_vanished_streams_are_freed(live_server):
     code, _ = benchlib.new_table(live_server.port, 1)
     probe = benchlib.Client(live_server.port)
     baseline = json.loads(probe.get("/healthz")[2])["open_streams"]
-    for batch in range(5):  # 500 phones open the live stream and vanish without goodbye
+    for _batch in range(5):  # 500 phones open the live stream and vanish without goodbye
         socks = []
         for _ in range(100):
             socks.append(benchlib.event_stream(live_server.port, code))

@@ -11,12 +11,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from companion import games
-from companion.tables import store
 from companion.db import get_db
 from companion.games import base
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
 from companion.games.blackmail import dealt as deal
-
+from companion.tables import store
 from helpers import Phone, add_seats, follow, let_in, new_code, recovery_code, start_next, text
 
 SALT = "00112233445566778899aabbccddeeff"

@@ -8,11 +8,10 @@ import re
 import pytest
 
 from companion import box, create_app
-from companion.tables import store
-from companion.games.assassins.routes import stored_deck
 from companion.db import get_db
+from companion.games.assassins.routes import stored_deck
 from companion.lookup import search as rules
-
+from companion.tables import store
 from helpers import text
 
 GAMES = ("danger-zone", "blackmail", "assassins")

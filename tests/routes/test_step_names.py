@@ -11,11 +11,10 @@ import re
 
 import pytest
 
-from companion.tables import store
 from companion.db import get_db
 from companion.games import assassins, base, blackmail
 from companion.games import danger_zone as dz
-
+from companion.tables import store
 from helpers import act_forms
 
 STEP = base.STEP_FIELD

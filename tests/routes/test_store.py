@@ -5,9 +5,9 @@ import json
 import pytest
 
 from companion.access import holders
-from companion.tables import store
 from companion.db import PG_SCHEMA_VERSION, SCHEMA_VERSION, PgConn, migrate, migrate_pg
 from companion.games.base import RuleError
+from companion.tables import store
 from helpers import HOST, open_database
 
 

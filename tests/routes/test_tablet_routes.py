@@ -7,10 +7,9 @@ from collections import Counter
 
 import pytest
 
-from companion.tablet import routes as tablet
 from companion.games.blackmail import BY_NUMBER, CYRIL, KRUEGER, LANA, MALORY
 from companion.games.blackmail import dealt as deal
-
+from companion.tablet import routes as tablet
 from helpers import HX, Phone, Tablet, add_seats, csrf_of, let_in, opening, text
 
 
@@ -84,10 +83,10 @@ def test_the_tablet_follows_the_night_to_the_next_table(app, host):
     new = re.match(r"/t/(\w+)/", response.headers["HX-Redirect"]).group(1)
     follow = f"/t/{old}/follow?to=tablet"
     assert f'data-follow href="{follow}"' in text(device.client.get(f"/t/{old}/live?page=tablet", headers=HX))
-    for tablet in (host, device):
-        landed = tablet.client.get(follow)
+    for phone in (host, device):
+        landed = phone.client.get(follow)
         assert landed.status_code == 303 and landed.headers["Location"] == f"/t/{new}/tablet"
-        page = tablet.client.get(f"/t/{new}/tablet")
+        page = phone.client.get(f"/t/{new}/tablet")
         assert page.status_code == 200 and page.get_data(as_text=True).count('class="tb-slot"') == 2
     assert device.client.get(follow).headers["Location"] == f"/t/{new}/tablet"  # again: harmless
     assert "1 let in" in text(host.client.get(f"/t/{new}/host"))

@@ -5,10 +5,9 @@ from math import comb
 import pytest
 
 from companion.games import assassins as aoa
-from companion.games.assassins import deck
 from companion.games import base
+from companion.games.assassins import deck
 from companion.games.base import RuleError
-
 from helpers import BASE_DECK, CHEF, HOST, WIZARD, ev
 
 

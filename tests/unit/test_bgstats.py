@@ -14,7 +14,6 @@ from companion.games import danger_zone as dz
 from companion.games.blackmail.moves import next_round_step, start_step
 from companion.nights import records
 from companion.tables import store
-
 from helpers import HOST
 
 # Every field BG Stats' page documents (bgstats.py names the page); nothing else may go in.

@@ -9,7 +9,6 @@ import pytest
 from companion.games import base
 from companion.games import blackmail as bm
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-
 from helpers import HOST, ev, stepped
 from helpers import seat_viewer as phone
 

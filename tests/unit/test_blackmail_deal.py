@@ -15,12 +15,14 @@ import pytest
 
 from companion.games import base
 from companion.games import blackmail as bm
-from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import ARCHER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, PAM, RAY
-
+from companion.games.blackmail import dealt as deal
 from helpers import HOST, SCREEN, ev, stepped
-from helpers import dealt_act as act, dealt_hidden as hidden, dealt_random_turn as random_turn
-from helpers import dealt_table as table, seat_viewer as phone
+from helpers import dealt_act as act
+from helpers import dealt_hidden as hidden
+from helpers import dealt_random_turn as random_turn
+from helpers import dealt_table as table
+from helpers import seat_viewer as phone
 
 ANA, BO, CY, DI = 1, 2, 3, 4
 SALT = "0123456789abcdef0123456789abcdef"

@@ -13,8 +13,8 @@ from companion.games import assassins, blackmail
 from companion.games import danger_zone as dz
 from companion.games.blackmail.moves import next_round_step, start_step
 from companion.tables import store
-
-from helpers import DZ_NO_TOKENS as NO_TOKENS, HOST
+from helpers import DZ_NO_TOKENS as NO_TOKENS
+from helpers import HOST
 
 NAUGHTY = "<script>alert(1)</script>"
 

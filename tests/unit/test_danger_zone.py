@@ -9,10 +9,16 @@ import pytest
 from companion.games import base
 from companion.games import danger_zone as dz
 from companion.games.base import RuleError
-
-from helpers import DZ_NO_TOKENS as NO_TOKENS, HOST, Scripted, ev
-from helpers import dz_act as act, dz_confirm_order as confirm_order, dz_enter as enter, dz_ready as ready
-from helpers import dz_seated as seated, dz_started as started, dz_step as step, dz_to_mission as to_mission
+from helpers import DZ_NO_TOKENS as NO_TOKENS
+from helpers import HOST, Scripted, ev
+from helpers import dz_act as act
+from helpers import dz_confirm_order as confirm_order
+from helpers import dz_enter as enter
+from helpers import dz_ready as ready
+from helpers import dz_seated as seated
+from helpers import dz_started as started
+from helpers import dz_step as step
+from helpers import dz_to_mission as to_mission
 
 ALL = list(dz.LOCATIONS)
 
@@ -298,7 +304,7 @@ def test_movement_entries_and_first_player_effects():
     assert dz.reveal_order(state)[0] == 1      # ...but this round's order does not
     state = enter(state, 4, dz.CONTROL_ROOM)
     assert state["mission_leader"] == 4
-    locations = {l["name"]: l for l in dz.view_for(state, HOST)["locations"]}
+    locations = {loc["name"]: loc for loc in dz.view_for(state, HOST)["locations"]}
     assert locations[dz.MALORYS_OFFICE]["first"] == 1
     assert locations[dz.MALORYS_OFFICE]["text"] == "Draw an Event card."
     assert locations[dz.MALORYS_OFFICE]["here"] == [1, 2]

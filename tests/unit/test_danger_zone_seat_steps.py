@@ -11,10 +11,14 @@ import pytest
 from companion.games import base
 from companion.games import danger_zone as dz
 from companion.games.base import RuleError
-
-from helpers import DZ_NO_TOKENS as NO_TOKENS, HOST, Scripted
-from helpers import dz_act as act, dz_enter as enter, dz_seated as seated, dz_started as started
-from helpers import dz_step as step, dz_to_mission as to_mission
+from helpers import DZ_NO_TOKENS as NO_TOKENS
+from helpers import HOST, Scripted
+from helpers import dz_act as act
+from helpers import dz_enter as enter
+from helpers import dz_seated as seated
+from helpers import dz_started as started
+from helpers import dz_step as step
+from helpers import dz_to_mission as to_mission
 
 TABLET = lambda seat: {"role": "seat", "seat": seat, "via": base.SHARED_SCREEN}  # noqa: E731
 

@@ -6,7 +6,6 @@ from fractions import Fraction
 import pytest
 
 from companion.games.danger_zone import dice
-
 from helpers import Scripted
 
 

@@ -1,9 +1,9 @@
 """One way down: no import circle inside companion/ (imports inside functions count too), and
 a game's pure modules import neither Flask nor the web layer."""
 
-import pytest
-
 import ast
+
+import pytest
 
 from helpers import ROOT as CHECKOUT
 

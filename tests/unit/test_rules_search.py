@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from companion.lookup import search as rules
-
 from helpers import ROOT
 
 DATA = Path(rules.__file__).parent / "data"

@@ -9,12 +9,39 @@ screens; the web layer's, found by create_app by its name; nothing here imports 
 
 from . import deck
 from .moves import apply, parse
-from .rules import (APP_DEAL_STEPS, CARD_MAX, DOG_READING, FRONT_ROW, GAME_KINDS, GHOST, GHOST_AT,
-                    GHOST_RULE, GHOST_RULES, HOST_ONLY, MAX_SEATS, MAX_STEP, MIN_SEATS,
-                    PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW, REASON_MAX, REASONS, ROWS,
-                    SLUG, TIE_BREAK_READING, TITLE, WIN_AT)
-from .rules import ANY_STEP, DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind, which any step (games.base)
-from .state import has_ghost, new_state, step_now, outcome, picks_left, row_counts, seat_problem, standings
+from .rules import (  # who may post and undo each kind, which any step (games.base)
+                    ANY_STEP,
+                    APP_DEAL_STEPS,
+                    CARD_MAX,
+                    DOG_READING,
+                    DRAWN,
+                    FRONT_ROW,
+                    GAME_KINDS,
+                    GHOST,
+                    GHOST_AT,
+                    GHOST_RULE,
+                    GHOST_RULES,
+                    HOST_ONLY,
+                    KINDS,
+                    MAX_SEATS,
+                    MAX_STEP,
+                    MIN_SEATS,
+                    NOT_SHARED,
+                    PENALTY_CHIPS,
+                    PHYSICAL_DEAL_STEPS,
+                    PICKS,
+                    REAR_ROW,
+                    REASON_MAX,
+                    REASONS,
+                    ROWS,
+                    SHARED,
+                    SLUG,
+                    TIE_BREAK_READING,
+                    TITLE,
+                    WHO,
+                    WIN_AT,
+)
+from .state import has_ghost, new_state, outcome, picks_left, row_counts, seat_problem, standings, step_now
 from .view import describe, public_data, view_for
 
 __all__ = [

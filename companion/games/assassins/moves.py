@@ -33,12 +33,23 @@ import copy
 
 from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_name
 from . import deck
-from .draft import KINDS as DRAFT_KINDS, apply_draft, parse_draft, parse_seat
-from .ghost import KINDS as GHOST_KINDS, apply_ghost, check_round, no_three_face_up, parse_ghost
-from .rules import (BANK_AFTER, GAME_KINDS, GHOST, GHOST_AT, MAX_SEATS, MAX_STEP, PENALTY_CHIPS,
-                    REASON_MAX, REASONS, WIN_AT)
+from .draft import KINDS as DRAFT_KINDS
+from .draft import apply_draft, parse_draft, parse_seat
+from .ghost import KINDS as GHOST_KINDS
+from .ghost import apply_ghost, check_round, no_three_face_up, parse_ghost
+from .rules import (
+    BANK_AFTER,
+    GAME_KINDS,
+    GHOST,
+    GHOST_AT,
+    MAX_SEATS,
+    MAX_STEP,
+    PENALTY_CHIPS,
+    REASON_MAX,
+    REASONS,
+    WIN_AT,
+)
 from .state import _fresh_ghost, _target_name, has_ghost, names, seat_problem, step_now, still_picking
-
 
 # ---- parse: form -> event data -------------------------------------------------------------
 

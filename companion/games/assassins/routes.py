@@ -11,12 +11,12 @@ from flask import Blueprint, abort, g, make_response, redirect, render_template,
 
 from companion import access, box
 from companion.access import door
-from companion.tables import store
 from companion.db import get_db
-from companion.web.changes import action_id, apply_change
-from companion.games.base import STEP_FIELD, RuleError, read_json
 from companion.games.assassins import deck
 from companion.games.assassins.rules import SLUG
+from companion.games.base import STEP_FIELD, RuleError, read_json
+from companion.tables import store
+from companion.web.changes import action_id, apply_change
 
 bp = Blueprint("assassins", __name__)
 GAME = SLUG

@@ -4,7 +4,6 @@ Card names, card numbers and deck checks live in deck.py; CARD_MAX follows its N
 """
 
 from ..base import HOST, OWN
-
 from . import deck
 
 SLUG = "assassins"

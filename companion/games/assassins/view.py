@@ -4,13 +4,42 @@ import copy
 
 from ..base import seat_name
 from . import deck
-from .rules import (APP_DEAL_STEPS, BANK_AFTER, DOG_READING, EXTRAS_AT_THREE, FRONT_ROW, GHOST,
-                    GHOST_RULE, MAX_SEATS, PENALTY_CHIPS, PHYSICAL_DEAL_STEPS, PICKS, REAR_ROW,
-                    REASONS, ROWS, TIE_BREAK_READING, WIN_AT)
-from .state import (step_now, _target_name, ghost_holds_three, has_ghost, names, outcome, picks_left, revealed,
-                    row_counts, seat_problem, standings, still_picking, tie_break_text, tie_reference,
-                    tie_winner, waiting_for)
-
+from .rules import (
+    APP_DEAL_STEPS,
+    BANK_AFTER,
+    DOG_READING,
+    EXTRAS_AT_THREE,
+    FRONT_ROW,
+    GHOST,
+    GHOST_RULE,
+    MAX_SEATS,
+    PENALTY_CHIPS,
+    PHYSICAL_DEAL_STEPS,
+    PICKS,
+    REAR_ROW,
+    REASONS,
+    ROWS,
+    TIE_BREAK_READING,
+    WIN_AT,
+)
+from .state import (
+    _target_name,
+    ghost_holds_three,
+    has_ghost,
+    names,
+    outcome,
+    picks_left,
+    revealed,
+    row_counts,
+    seat_problem,
+    standings,
+    step_now,
+    still_picking,
+    tie_break_text,
+    tie_reference,
+    tie_winner,
+    waiting_for,
+)
 
 # ---- describe: the public log line -----------------------------------------------------------
 

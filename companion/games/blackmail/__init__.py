@@ -20,15 +20,60 @@ deals), view (describe, view_for), routes (the web layer's, found by create_app 
 """
 
 from . import dealt, rules
-from .common import (deck_count, is_dealt, leaders, out_seats, rounds_won, seen_counts, still_in,
-                     valid_targets, whose_turn)
+from .common import (
+                     deck_count,
+                     is_dealt,
+                     leaders,
+                     out_seats,
+                     rounds_won,
+                     seen_counts,
+                     still_in,
+                     valid_targets,
+                     whose_turn,
+)
 from .moves import apply, new_state, parse, step_now, undo_refusal
-from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, DECK_SIZE, DEALT,
-                    DEALT_KINDS, FIRST_PICKS, HOST_ONLY, KRUEGER, LANA, MALORY, MAX_SEATS,
-                    MIN_SEATS, NUMBERS, OUT_REASONS, PAM, RAY, READINGS, ROUND_ENDS, RULE_IDS,
-                    SECRET_CARDS, SECRET_LABELS, SECRET_SHORT, SHORT_NAMES, SLUG, TITLE,
-                    TRACKING_LABELS, TRACKING_MODES, VP_TO_WIN, card_label, character_name,
-                    vp_target)
-from .rules import ANY_STEP, DRAWN, KINDS, NOT_SHARED, SHARED, WHO  # who may post and undo each kind, which any step (games.base)
+from .rules import (  # who may post and undo each kind, which any step (games.base)
+                     ANY_STEP,
+                     ARCHER,
+                     BY_NUMBER,
+                     CARD_BY_CARD,
+                     CHARACTERS,
+                     CHERYL,
+                     CYRIL,
+                     DEALT,
+                     DEALT_KINDS,
+                     DECK_SIZE,
+                     DRAWN,
+                     FIRST_PICKS,
+                     HOST_ONLY,
+                     KINDS,
+                     KRUEGER,
+                     LANA,
+                     MALORY,
+                     MAX_SEATS,
+                     MIN_SEATS,
+                     NOT_SHARED,
+                     NUMBERS,
+                     OUT_REASONS,
+                     PAM,
+                     RAY,
+                     READINGS,
+                     ROUND_ENDS,
+                     RULE_IDS,
+                     SECRET_CARDS,
+                     SECRET_LABELS,
+                     SECRET_SHORT,
+                     SHARED,
+                     SHORT_NAMES,
+                     SLUG,
+                     TITLE,
+                     TRACKING_LABELS,
+                     TRACKING_MODES,
+                     VP_TO_WIN,
+                     WHO,
+                     card_label,
+                     character_name,
+                     vp_target,
+)
 from .view import character_rows, describe, play_text, public_data, view_for
 

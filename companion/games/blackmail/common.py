@@ -3,8 +3,7 @@ helpers, the checks and the turn passing both reducers use. Both modes import th
 never each other."""
 
 from ..base import RuleError, next_clockwise, parse_int, seat_ids
-from .rules import (BY_NUMBER, CARD_BY_CARD, CHARACTERS, DECK_SIZE, DEALT, NUMBERS, SECRET_CARDS,
-                    character_name)
+from .rules import BY_NUMBER, CARD_BY_CARD, CHARACTERS, DEALT, DECK_SIZE, NUMBERS, SECRET_CARDS, character_name
 
 # ---------------------------------------------------------------- derived questions
 

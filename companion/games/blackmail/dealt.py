@@ -23,15 +23,40 @@ which leaves a uniformly shuffled order of the rest). Pure: no Flask, no SQL, no
 """
 
 from ..base import RuleError, clockwise_from, parse_int, seat_ids
-from .common import (_after_play, _blank, _character, _check_target, _eliminate, _live_round, _name,
-                     _opt_character, _opt_seat, _parse_character, _parse_seat, is_dealt, out_seats,
-                     still_in)
+from .common import (
+    _after_play,
+    _blank,
+    _character,
+    _check_target,
+    _eliminate,
+    _live_round,
+    _name,
+    _opt_character,
+    _opt_seat,
+    _parse_character,
+    _parse_seat,
+    is_dealt,
+    out_seats,
+    still_in,
+)
 from .dealt_view import card_view, public_data, reveal, view
-from .rules import (ARCHER, CHERYL, CYRIL, DEALT, DEALT_KINDS, KRUEGER, LANA, MALORY, PAM, RAY,
-                    character_name)
-from .shuffle import (SALT_BITS, SALT_PATTERN, SHORT_FINGERPRINT, VERIFY_COMMAND, check_deal,
-                      commit_text, fingerprint, full_deck, lana_positions, new_deal, parse_commit,
-                      short, verify, verify_command)
+from .rules import ARCHER, CHERYL, CYRIL, DEALT, DEALT_KINDS, KRUEGER, LANA, MALORY, PAM, RAY, character_name
+from .shuffle import (
+    SALT_BITS,
+    SALT_PATTERN,
+    SHORT_FINGERPRINT,
+    VERIFY_COMMAND,
+    check_deal,
+    commit_text,
+    fingerprint,
+    full_deck,
+    lana_positions,
+    new_deal,
+    parse_commit,
+    short,
+    verify,
+    verify_command,
+)
 
 KINDS = DEALT_KINDS
 

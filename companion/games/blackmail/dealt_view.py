@@ -5,6 +5,7 @@ from .common import _name
 from .rules import BY_NUMBER, RULE_IDS, SHORT_NAMES, card_label
 from .shuffle import commit_text, fingerprint, short, verify_command
 
+
 def _who(state, seat):
     return _name(state, seat)
 

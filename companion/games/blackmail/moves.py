@@ -6,8 +6,7 @@ import copy
 
 from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, seat_ids
 from . import dealt as deal
-from .common import (_blank, _in_game, _live_round, _name, _parse_character, _parse_seat,
-                     _would_end_game, _yes)
+from .common import _blank, _in_game, _live_round, _name, _parse_character, _parse_seat, _would_end_game, _yes
 from .rules import MAX_SEATS, MIN_SEATS, NUMBERS, TRACKING_MODES, vp_target
 from .tracking import _acting_seat, _apply_hand, _apply_play, _parse_play
 

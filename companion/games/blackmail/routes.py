@@ -15,14 +15,14 @@ from flask import Blueprint, abort, g, render_template, request
 
 from companion import games, live
 from companion.access import door
-from companion.tables import store
 from companion.db import get_db
-from companion.web.changes import MAX_FIELD, changed, refused
 from companion.games.base import RuleError
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import presence
 from companion.games.blackmail.rules import AWAY_SECONDS, SLUG, card_label
 from companion.games.blackmail.view import pick_card_facts, view_for
+from companion.tables import store
+from companion.web.changes import MAX_FIELD, changed, refused
 
 bp = Blueprint("blackmail", __name__)
 

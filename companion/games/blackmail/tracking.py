@@ -2,11 +2,25 @@
 then the cards in hand are entered at deck-out (hand). Form parsing and the reducer steps."""
 
 from ..base import RuleError, seat_ids
-from .common import (_after_play, _blank, _character, _check_target, _eliminate, _live_round, _name,
-                     _opt_character, _opt_seat, _parse_character, _parse_seat, _yes, deck_count,
-                     seen_counts, still_in, whose_turn)
-from .rules import (ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, NUMBERS, PAM, RAY,
-                    character_name)
+from .common import (
+    _after_play,
+    _blank,
+    _character,
+    _check_target,
+    _eliminate,
+    _live_round,
+    _name,
+    _opt_character,
+    _opt_seat,
+    _parse_character,
+    _parse_seat,
+    _yes,
+    deck_count,
+    seen_counts,
+    still_in,
+    whose_turn,
+)
+from .rules import ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, NUMBERS, PAM, RAY, character_name
 
 # ---------------------------------------------------------------- parse
 

@@ -4,14 +4,41 @@ what each viewer is shown (the dealt mode's hidden part is filtered in dealt_vie
 import copy
 
 from . import dealt as deal
+from .common import _name, deck_count, rounds_won, seen_counts, still_in, valid_targets, whose_turn
 from .moves import next_round_step, start_step, step_now
-from .common import (_name, deck_count, rounds_won, seen_counts, still_in, valid_targets,
-                     whose_turn)
-from .rules import (ARCHER, BY_NUMBER, CARD_BY_CARD, CHARACTERS, CHERYL, CYRIL, DECK_SIZE,
-                    FIRST_PICKS, KRUEGER, LANA, MAX_SEATS, MIN_SEATS, NUMBERS, OUT_REASONS, PAM,
-                    RAY, READINGS, ROUND_ENDS, RULE_IDS, SECRET_LABELS, SECRET_LABELS_DEALT,
-                    SECRET_SHORT, SECRET_SHORT_DEALT, SHORT_NAMES, STAND_IN_WHY,
-                    SLUG, TITLE, TRACKING_LABELS, VP_TO_WIN, card_label, character_name)
+from .rules import (
+    ARCHER,
+    BY_NUMBER,
+    CARD_BY_CARD,
+    CHARACTERS,
+    CHERYL,
+    CYRIL,
+    DECK_SIZE,
+    FIRST_PICKS,
+    KRUEGER,
+    LANA,
+    MAX_SEATS,
+    MIN_SEATS,
+    NUMBERS,
+    OUT_REASONS,
+    PAM,
+    RAY,
+    READINGS,
+    ROUND_ENDS,
+    RULE_IDS,
+    SECRET_LABELS,
+    SECRET_LABELS_DEALT,
+    SECRET_SHORT,
+    SECRET_SHORT_DEALT,
+    SHORT_NAMES,
+    SLUG,
+    STAND_IN_WHY,
+    TITLE,
+    TRACKING_LABELS,
+    VP_TO_WIN,
+    card_label,
+    character_name,
+)
 
 # ---------------------------------------------------------------- text
 

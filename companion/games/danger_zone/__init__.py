@@ -14,17 +14,38 @@ records them once they are revealed, so every viewer sees the same table.
 
 from . import dice
 from .box_text import dice_box_ids, location_box_ids, parse_typed_dice, with_box
-from .events import (embarrassing_pictures, event_outcome, event_previews, rona_thorne, uta,
-                     woodhouse)
+from .events import embarrassing_pictures, event_outcome, event_previews, rona_thorne, uta, woodhouse
 from .moves import apply, parse
-from .rules import *  # noqa: F401,F403  every rules constant, as dz.<NAME>
-from .rules import ANY_STEP, DRAWN, WHO  # who may post and undo each kind, which any step (games.base)
-from .state import (alone_at_location, challenges_to_draw, completed_types, first_at,
-                    initiative_text, leader_text, leaders, location_effect_text,
-                    locations_to_use, mission_leader_choice, mission_over, new_state,
-                    next_step, pending, pending_text, race_chart, reveal_order, roll_order,
-                    setup_problems, specialty, standings, step_now, whose_turn, winners)
-from .view import _location_view, describe, leader_preview, view_for  # noqa: F401  tests use _location_view
+
 # Last: the function odds, not the submodule of the same name, is dz.odds.
 from .odds import challenge_odds, odds, odds_table, skill_dice  # noqa: E402
+from .rules import *  # noqa: F401,F403  every rules constant, as dz.<NAME>
+from .rules import ANY_STEP, DRAWN, WHO  # who may post and undo each kind, which any step (games.base)
+from .state import (
+                     alone_at_location,
+                     challenges_to_draw,
+                     completed_types,
+                     first_at,
+                     initiative_text,
+                     leader_text,
+                     leaders,
+                     location_effect_text,
+                     locations_to_use,
+                     mission_leader_choice,
+                     mission_over,
+                     new_state,
+                     next_step,
+                     pending,
+                     pending_text,
+                     race_chart,
+                     reveal_order,
+                     roll_order,
+                     setup_problems,
+                     specialty,
+                     standings,
+                     step_now,
+                     whose_turn,
+                     winners,
+)
+from .view import _location_view, describe, leader_preview, view_for  # noqa: F401  tests use _location_view
 

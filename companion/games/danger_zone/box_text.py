@@ -4,9 +4,9 @@ view. The routes read the box; this module only reads the dict it is given."""
 import re
 
 from ..base import RuleError, read_json
-from .state import location_effect_text
 from .odds import challenge_odds, skill_dice
 from .rules import LOCATION_IDS, MAX_SKILL_DICE, MIN_SKILL_DICE, SKILLS
+from .state import location_effect_text
 
 
 def location_box_ids(location):

@@ -6,14 +6,14 @@ return plain lists and dicts, so a caller can store them in an event as JSON.
 """
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 SIDES = 6
 # A roll-off that stays tied this many times is a broken rng, not bad luck.
 MAX_ROLL_OFF_ROUNDS = 200
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ways(dice_count):
     """ways[t] = how many of the 6**n face combinations add up to t."""
     ways = [1]

@@ -1,11 +1,17 @@
 """The Event cards the rulebook clarifies: what each does to the table, and the previews a
 confirmation screen shows. apply and the preview share these, so they cannot disagree."""
 
-from . import dice
 from ..base import RuleError, clockwise_from, find_seat, seat_ids
+from . import dice
+from .rules import (
+    DIRECTIONS,
+    EMBARRASSING_LOSS_PER_PASS,
+    MALORYS_OFFICE,
+    RONA_THORNE_DRAWER_GAIN,
+    RONA_THORNE_GAIN,
+    SETUP,
+)
 from .state import _name, alone_at_location, first_at
-from .rules import (DIRECTIONS, EMBARRASSING_LOSS_PER_PASS, MALORYS_OFFICE,
-                    RONA_THORNE_DRAWER_GAIN, RONA_THORNE_GAIN, SETUP)
 
 
 def event_outcome(state, kind, data):

@@ -1,13 +1,28 @@
 """Reading a posted form (strings) into event data; the dice for Uta and free rolls are
 rolled here, from the rng parse is given."""
 
-from . import dice
 from ..base import RuleError, find_seat, parse_int, seat_ids, seat_name
-from .state import challenges_to_draw, first_at
+from . import dice
 from .mission import roll_problem
-from .rules import (CHALLENGE_TYPES, CHALLENGES_BY_PLAYERS, MALORYS_OFFICE, MAX_DIFFICULTY,
-                    MAX_COLOR_LENGTH, MAX_FOES, MAX_REWARD, MAX_SKILL_DICE, MAX_STEP, MIN_DIFFICULTY,
-                    MIN_REWARD, MIN_SKILL_DICE, PERSONAL, ROLLS_FOR, UPPER_HAND_REASONS, UTA_DRAWER_BONUS)
+from .rules import (
+    CHALLENGE_TYPES,
+    CHALLENGES_BY_PLAYERS,
+    MALORYS_OFFICE,
+    MAX_COLOR_LENGTH,
+    MAX_DIFFICULTY,
+    MAX_FOES,
+    MAX_REWARD,
+    MAX_SKILL_DICE,
+    MAX_STEP,
+    MIN_DIFFICULTY,
+    MIN_REWARD,
+    MIN_SKILL_DICE,
+    PERSONAL,
+    ROLLS_FOR,
+    UPPER_HAND_REASONS,
+    UTA_DRAWER_BONUS,
+)
+from .state import challenges_to_draw, first_at
 
 
 def _form_seat(form, state, actor):

@@ -1,11 +1,20 @@
 """The Mission: completed and failed Challenges, Events, and the win at 20 Upper Hand."""
 
 from ..base import RuleError, find_seat, seat_ids, seat_name
-from .state import challenges_to_draw
 from .events import event_outcome
 from .guards import _require_phase, _require_playing
-from .rules import (CHALLENGE_TYPES, EVENTS, LOWEST_UPPER_HAND, MALORYS_OFFICE, MAX_DIFFICULTY,
-                    MAX_REWARD, MIN_DIFFICULTY, MIN_REWARD, WINNING_UPPER_HAND)
+from .rules import (
+    CHALLENGE_TYPES,
+    EVENTS,
+    LOWEST_UPPER_HAND,
+    MALORYS_OFFICE,
+    MAX_DIFFICULTY,
+    MAX_REWARD,
+    MIN_DIFFICULTY,
+    MIN_REWARD,
+    WINNING_UPPER_HAND,
+)
+from .state import challenges_to_draw
 
 
 def _apply_complete(state, data, event, correction=False):

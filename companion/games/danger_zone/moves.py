@@ -3,20 +3,47 @@ reducer). Each action's details live beside it: forms, setup, rounds, mission.""
 
 import copy
 
-from . import dice
 from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_ids, seat_name
-from .state import (_name, challenges_to_draw, event_step, initiative_rolloff, locations_to_use,
-                    mission_leader_choice, next_step, pending, pending_text, rolloff_step_text,
-                    step_now)
-from .forms import (_choice, _form_cards, _form_challenge, _form_delta, _form_drawer,
-                    _form_reason, _form_seat, _own_seat, _parse_dice, _parse_uta)
+from . import dice
+from .forms import (
+    _choice,
+    _form_cards,
+    _form_challenge,
+    _form_delta,
+    _form_drawer,
+    _form_reason,
+    _form_seat,
+    _own_seat,
+    _parse_dice,
+    _parse_uta,
+)
 from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
 from .mission import _apply_complete, _apply_event, _apply_fail, _apply_roll, _check_win
 from .rounds import _apply_enter, _apply_next, _apply_token_move
-from .rules import (CHARACTERS, DIRECTIONS, EVENTS, INITIATIVE_DICE, LOCATIONS,
-                    LOWEST_UPPER_HAND, MAX_WOODHOUSE_AMOUNT, TOKENS)
+from .rules import (
+    CHARACTERS,
+    DIRECTIONS,
+    EVENTS,
+    INITIATIVE_DICE,
+    LOCATIONS,
+    LOWEST_UPPER_HAND,
+    MAX_WOODHOUSE_AMOUNT,
+    TOKENS,
+)
 from .setup import _apply_pick, _apply_roster, _apply_seat_roll
-
+from .state import (
+    _name,
+    challenges_to_draw,
+    event_step,
+    initiative_rolloff,
+    locations_to_use,
+    mission_leader_choice,
+    next_step,
+    pending,
+    pending_text,
+    rolloff_step_text,
+    step_now,
+)
 
 # parse: a posted form (strings) -> event data; rolls dice here and nowhere else.
 

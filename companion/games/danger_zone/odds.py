@@ -1,9 +1,19 @@
 """Exact odds for a Danger Zone skill roll, and a character's odds on a Challenge."""
 
-from . import dice
 from ..base import RuleError
-from .rules import (CARD_FACES, CHALLENGE_TYPES, CHARACTERS, MAX_DIFFICULTY, MAX_SKILL_DICE,
-                    MIN_DIFFICULTY, MIN_SKILL_DICE, PERSONAL, RULEBOOK_SKILL_DICE, SKILLS)
+from . import dice
+from .rules import (
+    CARD_FACES,
+    CHALLENGE_TYPES,
+    CHARACTERS,
+    MAX_DIFFICULTY,
+    MAX_SKILL_DICE,
+    MIN_DIFFICULTY,
+    MIN_SKILL_DICE,
+    PERSONAL,
+    RULEBOOK_SKILL_DICE,
+    SKILLS,
+)
 
 
 def odds(dice_count, difficulty):

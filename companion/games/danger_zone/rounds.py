@@ -5,10 +5,10 @@ but "first at a Location", the dice for foes and the tokens follow the reveal or
 entries are kept sorted by it and everything derived is recomputed on each reveal."""
 
 from ..base import RuleError, find_seat, next_clockwise, seat_ids, seat_name
-from .state import _new_mission, first_at, pending, reveal_order, setup_problems
 from .guards import _game_over_message, _require_phase, _require_playing
 from .mission import _race_point
 from .rules import CONTROL_ROOM, RECEPTION, SETUP, TOKENS
+from .state import _new_mission, first_at, pending, reveal_order, setup_problems
 
 
 def _apply_next(state, data, event):

@@ -1,12 +1,29 @@
 """A fresh Danger Zone table, and read-only questions about one (whose turn, who leads, who
 won), with the sentences that explain the two tokens."""
 
-from . import dice
 from ..base import RuleError, clockwise_from, seat_ids, seat_name
-from .rules import (CHALLENGES_BY_PLAYERS, CONTROL_ROOM, FIRST_PLAYER_TEXT, LOCATIONS_BY_PLAYERS,
-                    MAX_SEATS, MAX_SKILL_DICE, MIN_SEATS, MIN_SKILL_DICE, PERSONAL, RECEPTION,
-                    PHASES, ROLL_OFF_DICE, SEE_YOUR_TILE, SETUP, SPECIALTY_DICE, START_UPPER_HAND,
-                    TITLE, UTA_DICE, WINNING_UPPER_HAND)
+from . import dice
+from .rules import (
+    CHALLENGES_BY_PLAYERS,
+    CONTROL_ROOM,
+    FIRST_PLAYER_TEXT,
+    LOCATIONS_BY_PLAYERS,
+    MAX_SEATS,
+    MAX_SKILL_DICE,
+    MIN_SEATS,
+    MIN_SKILL_DICE,
+    PERSONAL,
+    PHASES,
+    RECEPTION,
+    ROLL_OFF_DICE,
+    SEE_YOUR_TILE,
+    SETUP,
+    SPECIALTY_DICE,
+    START_UPPER_HAND,
+    TITLE,
+    UTA_DICE,
+    WINNING_UPPER_HAND,
+)
 
 
 def new_state(options=None):

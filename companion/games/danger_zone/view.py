@@ -4,20 +4,60 @@ describe (one public log line per event), plus the Mission Leader preview."""
 import copy
 
 from ..base import RuleError, seat_ids
-from .state import (_name, _names_and, challenges_to_draw, completed_types, event_step, first_at,
-                      initiative_rolloff, initiative_text, leader_text, leaders,
-                      location_effect_text, locations_to_use, mission_over, next_step, pending,
-                      pending_text, race_chart, reveal_order, roll_order, setup_problems,
-                      specialty, standings, step_now, whose_turn)
 from .events import event_outcome, event_previews
 from .odds import challenge_odds, skill_dice
 from .rounds import _apply_enter, _pass_initiative
+from .rules import (
+    CARD_FACES,
+    CHALLENGE_TYPES,
+    CHARACTERS,
+    CONTROL_ROOM,
+    EVENTS,
+    FIRST_PLAYER_TEXT,
+    LOCATION_IDS,
+    LOCATIONS,
+    MALORYS_OFFICE,
+    MAX_DIFFICULTY,
+    MAX_REWARD,
+    MIN_DIFFICULTY,
+    MIN_REWARD,
+    PHASES,
+    QUICK_STEPS,
+    SETUP,
+    START_UPPER_HAND,
+    TITLE,
+    TOKEN_LOCATIONS,
+    TOKENS,
+    UPPER_HAND_REASONS,
+    WINNING_UPPER_HAND,
+)
 from .setup import _apply_seat_roll
-from .rules import (CARD_FACES, CHALLENGE_TYPES, CHARACTERS, CONTROL_ROOM, EVENTS, FIRST_PLAYER_TEXT,
-                    LOCATION_IDS, LOCATIONS, MALORYS_OFFICE, MAX_DIFFICULTY, MAX_REWARD,
-                    MIN_DIFFICULTY, MIN_REWARD, PHASES, QUICK_STEPS, SETUP, START_UPPER_HAND,
-                    TITLE, TOKEN_LOCATIONS, TOKENS, UPPER_HAND_REASONS, WINNING_UPPER_HAND)
-
+from .state import (
+    _name,
+    _names_and,
+    challenges_to_draw,
+    completed_types,
+    event_step,
+    first_at,
+    initiative_rolloff,
+    initiative_text,
+    leader_text,
+    leaders,
+    location_effect_text,
+    locations_to_use,
+    mission_over,
+    next_step,
+    pending,
+    pending_text,
+    race_chart,
+    reveal_order,
+    roll_order,
+    setup_problems,
+    specialty,
+    standings,
+    step_now,
+    whose_turn,
+)
 
 # describe: one public log line. It reads only `before` and the event, because the core
 # also describes undone events with before == after.
