@@ -51,8 +51,18 @@ class Server:
     def __init__(self, threads=None, data_dir=None, database=None, workers=None, env=None):
         self.port = free_port()
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="companion-bench-")
-        command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--data-dir", self.data_dir]
+        command = [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            self.data_dir,
+        ]
         if threads:
             command += ["--threads", str(threads)]
         if database:
@@ -61,9 +71,9 @@ class Server:
             command += ["--workers", str(workers)]
         # Its messages go to a file: an unread pipe fills up and then stops the server.
         self.log_path = os.path.join(self.data_dir, "server.log")
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                        stderr=open(self.log_path, "wb"),
-                                        env={**os.environ, **(env or {})})
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=open(self.log_path, "wb"), env={**os.environ, **(env or {})}
+        )
         deadline = time.time() + 20
         while time.time() < deadline:
             try:
@@ -148,8 +158,7 @@ def event_stream(port, code, cookie=None, timeout=None, page=None, known=0):
     phone's page with a cookie, else the table screen's; `known` is the version it shows."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     page = page or ("player" if cookie else "screen")
-    head = (f"GET /t/{code}/events?page={page}&v={known} HTTP/1.0\r\nHost: 127.0.0.1\r\n"
-            "Accept: text/event-stream\r\n")
+    head = f"GET /t/{code}/events?page={page}&v={known} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
     if cookie:
         head += f"Cookie: tc={cookie}\r\n"
     sock.sendall((head + "\r\n").encode())
@@ -185,6 +194,7 @@ def percentile(values, q):
 
 # --- a throwaway PostgreSQL for tests and benches ------------------------------------------
 
+
 class NoPostgres(Exception):
     """PostgreSQL's server programs are not installed (make test installs them)."""
 
@@ -194,8 +204,9 @@ def postgres_bin():
     found = shutil.which("initdb")
     if found:
         return os.path.dirname(found)
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                      key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1)))
+    versions = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1))
+    )
     if not versions:
         raise NoPostgres("initdb was not found (install Debian's postgresql package; `make test` does)")
     return os.path.dirname(versions[-1])
@@ -224,13 +235,36 @@ class TempPostgres:
             shutil.chown(self.dir, "postgres")
             os.chmod(self.dir, 0o700)
         try:
-            self._run(os.path.join(self.bin, "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres",
-                      "-E", "UTF8", "--no-sync")
-            options = (f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off "
-                       f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
-                       f"-c shared_buffers=64MB")
-            self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l",
-                      os.path.join(self.dir, "log"), "-o", options, "-w", "-t", "30", "start")
+            self._run(
+                os.path.join(self.bin, "initdb"),
+                "-D",
+                self.data,
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            )
+            options = (
+                f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off "
+                f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
+                f"-c shared_buffers=64MB"
+            )
+            self._run(
+                os.path.join(self.bin, "pg_ctl"),
+                "-D",
+                self.data,
+                "-l",
+                os.path.join(self.dir, "log"),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                "30",
+                "start",
+            )
         except subprocess.CalledProcessError as error:
             log = ""
             if os.path.exists(os.path.join(self.dir, "log")):
@@ -250,8 +284,7 @@ class TempPostgres:
 
     def stop(self):
         if os.path.exists(os.path.join(self.data, "postmaster.pid")):
-            self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate", "-w",
-                      "stop", check=False)
+            self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop", check=False)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -24,8 +24,15 @@ from benchlib import Server, percentile
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser_steps import sit_down, start_table  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def main():
@@ -65,9 +72,18 @@ def main():
             browser.close()
     finally:
         server.stop()
-    print(json.dumps({"phones": args.phones, "rounds": args.rounds, "follow_p50_s": round(percentile(seen, 50), 3),
-                      "follow_p95_s": round(percentile(seen, 95), 3), "follow_max_s": round(max(seen), 3),
-                      "load_avg_1min": os.getloadavg()[0]}))
+    print(
+        json.dumps(
+            {
+                "phones": args.phones,
+                "rounds": args.rounds,
+                "follow_p50_s": round(percentile(seen, 50), 3),
+                "follow_p95_s": round(percentile(seen, 95), 3),
+                "follow_max_s": round(max(seen), 3),
+                "load_avg_1min": os.getloadavg()[0],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -132,8 +132,9 @@ def main():
     parser.add_argument("--changes", type=int, default=400)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between one phone's taps")
     parser.add_argument("--threads", type=int, default=None, help="server threads (default: the CLI's)")
-    parser.add_argument("--database", default=None,
-                        help="postgresql://… (or 'temp' for a throwaway PostgreSQL); default SQLite")
+    parser.add_argument(
+        "--database", default=None, help="postgresql://… (or 'temp' for a throwaway PostgreSQL); default SQLite"
+    )
     parser.add_argument("--workers", type=int, default=None, help="server processes (gunicorn + gevent)")
     parser.add_argument("--bare", action="store_true", help="streams send only the version: the floor")
     parser.add_argument("--bare-too", action="store_true", help="the floor first, then the real run")
@@ -143,7 +144,7 @@ def main():
     cluster = TempPostgres().start() if args.database == "temp" else None
     database = cluster.url if cluster else args.database
     try:
-        for bare in ([True, False] if args.bare_too else [args.bare]):
+        for bare in [True, False] if args.bare_too else [args.bare]:
             run(args, streams_total, database, cluster, bare)
     finally:
         if cluster:
@@ -152,8 +153,12 @@ def main():
 
 def run(args, streams_total, database, cluster=None, bare=False):
     # None: started exactly as the README starts it
-    server = Server(threads=args.threads, database=database, workers=args.workers,
-                    env={"COMPANION_BENCH_BARE": "1"} if bare else None)
+    server = Server(
+        threads=args.threads,
+        database=database,
+        workers=args.workers,
+        env={"COMPANION_BENCH_BARE": "1"} if bare else None,
+    )
     errors, results = 0, []
     try:
         tables = [new_table(server.port, args.phones) for _ in range(args.tables)]
@@ -163,8 +168,11 @@ def run(args, streams_total, database, cluster=None, bare=False):
         versions = [state["version"] for state in states]
         # what the phones tap: a seat of their table (asked now, so the timed part is taps only)
         seat_ids = [[s["id"] for s in state["state"]["seats"]] for state in states]
-        specs = [(code, phone.cookies["tc"], (t, p), versions[t])
-                 for t, (code, phones) in enumerate(tables) for p, phone in enumerate(phones)]
+        specs = [
+            (code, phone.cookies["tc"], (t, p), versions[t])
+            for t, (code, phones) in enumerate(tables)
+            for p, phone in enumerate(phones)
+        ]
         context = multiprocessing.get_context("fork")
         ready, stop, out = context.Event(), context.Event(), context.Queue()
         reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
@@ -191,9 +199,14 @@ def run(args, streams_total, database, cluster=None, bare=False):
                 sent = time.perf_counter()
                 status, _, text, _ = phone.post(
                     f"/t/{code}/act/score",
-                    {"seat": random.choice(seats), "delta": random.choice([1, -1, 2]),
-                     "csrf": phone.csrf, "action_id": f"{t}-{time.time_ns()}"},
-                    {"HX-Request": "true", "HX-Target": "live-body"})
+                    {
+                        "seat": random.choice(seats),
+                        "delta": random.choice([1, -1, 2]),
+                        "csrf": phone.csrf,
+                        "action_id": f"{t}-{time.time_ns()}",
+                    },
+                    {"HX-Request": "true", "HX-Target": "live-body"},
+                )
                 answered = time.perf_counter()
                 found = re.search(r'data-version="(\d+)"', text)
                 if status != 200 or not found:
@@ -228,21 +241,31 @@ def run(args, streams_total, database, cluster=None, bare=False):
                 else:
                     got.append((seen - sent) * 1000)
             latencies += got
-            results.append({"table": t, "version": version,
-                            "max_ms": round(max(got), 2) if got else None, "received": len(got)})
+            results.append(
+                {"table": t, "version": version, "max_ms": round(max(got), 2) if got else None, "received": len(got)}
+            )
             print(json.dumps(results[-1]))
         summary = {
-            "summary": True, "tables": args.tables, "phones": args.phones, "streams": streams_total,
-            "changes": len(posts), "deliveries": len(latencies),
+            "summary": True,
+            "tables": args.tables,
+            "phones": args.phones,
+            "streams": streams_total,
+            "changes": len(posts),
+            "deliveries": len(latencies),
             "seen_p50_ms": round(percentile(latencies, 50), 2) if latencies else None,
             "seen_p95_ms": round(percentile(latencies, 95), 2) if latencies else None,
             "seen_p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
             "seen_max_ms": round(max(latencies), 2) if latencies else None,
-            "stream_kb": round(streams.bytes / 1024), "missed": missed, "errors": errors,
-            "cpu_s": round(cpu, 2), "db_cpu_s": round(db_cpu, 2), "bench_cpu_s": round(bench_cpu, 2),
+            "stream_kb": round(streams.bytes / 1024),
+            "missed": missed,
+            "errors": errors,
+            "cpu_s": round(cpu, 2),
+            "db_cpu_s": round(db_cpu, 2),
+            "bench_cpu_s": round(bench_cpu, 2),
             "peak_rss_mb": round(server.peak_rss_mb(), 1),
             "server_threads": server.threads(),
-            "database": "postgresql" if database else "sqlite", "workers": args.workers or 1,
+            "database": "postgresql" if database else "sqlite",
+            "workers": args.workers or 1,
             "bare": bare,
         }
         print(json.dumps(summary))

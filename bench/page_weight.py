@@ -16,8 +16,15 @@ from playwright.sync_api import sync_playwright
 
 from benchlib import Server, new_table
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def main():
@@ -49,8 +56,17 @@ def main():
             page.wait_for_timeout(500)
             browser.close()
         # The event stream stays open, so it never "finishes"; count it as a request.
-        print(json.dumps({"summary": True, "game": args.game, "bytes": sum(r["bytes"] for r in seen),
-                          "requests": len(seen) + 1, "note": "requests include the open event stream"}))
+        print(
+            json.dumps(
+                {
+                    "summary": True,
+                    "game": args.game,
+                    "bytes": sum(r["bytes"] for r in seen),
+                    "requests": len(seen) + 1,
+                    "note": "requests include the open event stream",
+                }
+            )
+        )
     finally:
         server.stop()
 

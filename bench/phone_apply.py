@@ -94,8 +94,7 @@ class HttpPhone:
         return json.loads(self.client.get(f"/t/{self.code}/state.json")[2])
 
     def act(self, kind, form):
-        status, _, text, _ = self.client.post(f"/t/{self.code}/act/{kind}",
-                                              {**form, "csrf": self.client.csrf}, HX)
+        status, _, text, _ = self.client.post(f"/t/{self.code}/act/{kind}", {**form, "csrf": self.client.csrf}, HX)
         if status != 200:
             error = text.split('class="error" role="alert">')[-1].split("<")[0]
             raise SystemExit(f"{kind} {form}: {status} {error[:300]}")
@@ -147,8 +146,14 @@ def wait_until(page, version, timeout=30):
 def main_thread_cpu(events):
     """Per message, the page's main-thread CPU in ms (thread time, `tdur`): (handler, frame,
     total), from a trace of the changes (see --cpu)."""
-    calls = sorted((e for e in events if e.get("name") == "FunctionCall"
-                    and e.get("args", {}).get("data", {}).get("functionName") == "measured"), key=lambda e: e["ts"])
+    calls = sorted(
+        (
+            e
+            for e in events
+            if e.get("name") == "FunctionCall" and e.get("args", {}).get("data", {}).get("functionName") == "measured"
+        ),
+        key=lambda e: e["ts"],
+    )
     if not calls:
         return []
     pid, tid = calls[0]["pid"], calls[0]["tid"]
@@ -174,8 +179,9 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
         tap(host, phones, change, n)
     watched = phones[1]
     context = browser.new_context(**devices["Pixel 7"])
-    context.add_cookies([{"name": "tc", "value": watched.client.cookies["tc"],
-                          "url": f"http://127.0.0.1:{server.port}/t/{code}/"}])
+    context.add_cookies(
+        [{"name": "tc", "value": watched.client.cookies["tc"], "url": f"http://127.0.0.1:{server.port}/t/{code}/"}]
+    )
     page = context.new_page()
     page.add_init_script(MEASURE)
     if bare:
@@ -191,8 +197,19 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
     events = []
     if cpu:
         cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
-        cdp.send("Tracing.start", {"traceConfig": {"includedCategories": [
-            "devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink"]}})
+        cdp.send(
+            "Tracing.start",
+            {
+                "traceConfig": {
+                    "includedCategories": [
+                        "devtools.timeline",
+                        "disabled-by-default-devtools.timeline",
+                        "v8.execute",
+                        "blink",
+                    ]
+                }
+            },
+        )
     time.sleep(0.2)
     for n in range(before + 1, before + 1 + changes):
         version = tap(host, phones, change, n)
@@ -209,12 +226,22 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
     shown = [a["shown"] - a["arrived"] for a in applied]
     handler = [a["swapped"] - a["start"] for a in applied]
     sizes = [a["bytes"] for a in applied]
-    return {"game": game, "bare": bare, "seats": seats, "before": before, "changes": len(applied), "throttle": throttle,
-            "apply_p50_ms": round(percentile(shown, 50), 1), "apply_p95_ms": round(percentile(shown, 95), 1),
-            "apply_max_ms": round(max(shown), 1),
-            "handler_p50_ms": round(percentile(handler, 50), 1), "handler_p95_ms": round(percentile(handler, 95), 1),
-            "bytes_p50": percentile(sizes, 50), "bytes_max": max(sizes),
-            **cpu_figures(main_thread_cpu(events) if cpu else [])}
+    return {
+        "game": game,
+        "bare": bare,
+        "seats": seats,
+        "before": before,
+        "changes": len(applied),
+        "throttle": throttle,
+        "apply_p50_ms": round(percentile(shown, 50), 1),
+        "apply_p95_ms": round(percentile(shown, 95), 1),
+        "apply_max_ms": round(max(shown), 1),
+        "handler_p50_ms": round(percentile(handler, 50), 1),
+        "handler_p95_ms": round(percentile(handler, 95), 1),
+        "bytes_p50": percentile(sizes, 50),
+        "bytes_max": max(sizes),
+        **cpu_figures(main_thread_cpu(events) if cpu else []),
+    }
 
 
 def cpu_figures(found):
@@ -222,8 +249,12 @@ def cpu_figures(found):
     for n, name in enumerate(("handler", "frame", "total")):
         values = [f[n] for f in found]
         if values:
-            figures.update({f"cpu_{name}_p50_ms": round(percentile(values, 50), 2),
-                            f"cpu_{name}_mean_ms": round(sum(values) / len(values), 2)})
+            figures.update(
+                {
+                    f"cpu_{name}_p50_ms": round(percentile(values, 50), 2),
+                    f"cpu_{name}_mean_ms": round(sum(values) / len(values), 2),
+                }
+            )
     return figures
 
 
@@ -233,21 +264,39 @@ def main():
     parser.add_argument("--before", type=int, default=100, help="changes before the page opens")
     parser.add_argument("--changes", type=int, default=30, help="changes measured")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (1: none)")
-    parser.add_argument("--bare", action="store_true",
-                        help="messages carry only the version (live.py): the page's own floor")
-    parser.add_argument("--cpu", action="store_true",
-                        help="also the page's main-thread CPU per message, from a trace (see above)")
+    parser.add_argument(
+        "--bare", action="store_true", help="messages carry only the version (live.py): the page's own floor"
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="also the page's main-thread CPU per message, from a trace (see above)"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+
     server = Server(env={"COMPANION_BENCH_BARE": "1"} if args.bare else None)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
+                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+            )
             for game in args.games.split(","):
-                print(json.dumps(measure(browser, playwright.devices, server, game, args.before,
-                                         args.changes, args.throttle, args.bare, args.cpu)), flush=True)
+                print(
+                    json.dumps(
+                        measure(
+                            browser,
+                            playwright.devices,
+                            server,
+                            game,
+                            args.before,
+                            args.changes,
+                            args.throttle,
+                            args.bare,
+                            args.cpu,
+                        )
+                    ),
+                    flush=True,
+                )
             browser.close()
     finally:
         server.stop()

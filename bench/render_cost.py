@@ -46,22 +46,45 @@ HX = {"HX-Request": "true", "HX-Target": "live-body"}
 # that picks who taps what (Blackmail: whose turn it is decides).
 GAMES = {
     "generic": (8, [], ("score", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 8 % 2)})),
-    "danger-zone": (6, [("host", "locations.draw", {})]
-                    + [(n, "character.pick", {"character": c})
-                       for n, c in enumerate(("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl"))]
-                    + [("host", "initiative.roll", {}),
-                       ("host", "order.confirm", lambda view: {"order": ",".join(str(s["id"]) for s in view["seats"])}),
-                       ("host", "round.next", lambda view: {"to": view["next_step"]})],
-                    # up for 24 changes, down for 24: each seat evens out with 6 seats or 8
-                    # (bench/phone_apply.py), so none goes below 0 however long the run
-                    ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 24 % 2)})),
+    "danger-zone": (
+        6,
+        [("host", "locations.draw", {})]
+        + [
+            (n, "character.pick", {"character": c})
+            for n, c in enumerate(("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl"))
+        ]
+        + [
+            ("host", "initiative.roll", {}),
+            ("host", "order.confirm", lambda view: {"order": ",".join(str(s["id"]) for s in view["seats"])}),
+            ("host", "round.next", lambda view: {"to": view["next_step"]}),
+        ],
+        # up for 24 changes, down for 24: each seat evens out with 6 seats or 8
+        # (bench/phone_apply.py), so none goes below 0 however long the run
+        ("upper_hand.change", lambda seat, n: {"seat": seat, "delta": 1 - 2 * (n // 24 % 2)}),
+    ),
     "assassins": (4, [], ("points", lambda seat, n: {"seat": seat, "delta": 1})),
-    "blackmail": (4, [("host", "game.start", lambda view: {"to": view["to"]["start"], "tracking": "full",
-                                                           "first_player": "random"})],
-                  lambda table, n: blackmail_full(table)),
-    "blackmail-dealt": (4, [("host", "game.start", lambda view: {"to": view["to"]["start"], "tracking": "dealt",
-                                                                 "first_player": "random"})],
-                        lambda table, n: blackmail_dealt(table)),
+    "blackmail": (
+        4,
+        [
+            (
+                "host",
+                "game.start",
+                lambda view: {"to": view["to"]["start"], "tracking": "full", "first_player": "random"},
+            )
+        ],
+        lambda table, n: blackmail_full(table),
+    ),
+    "blackmail-dealt": (
+        4,
+        [
+            (
+                "host",
+                "game.start",
+                lambda view: {"to": view["to"]["start"], "tracking": "dealt", "first_player": "random"},
+            )
+        ],
+        lambda table, n: blackmail_dealt(table),
+    ),
 }
 SLUGS = {"blackmail-dealt": "blackmail"}
 
@@ -141,8 +164,7 @@ class Phone:
         self.seat = self.client.get(f"/t/{self.code}/state.json").get_json()["viewer"]["seat"]
 
     def act(self, kind, form):
-        response = self.client.post(f"/t/{self.code}/act/{kind}", data=form,
-                                    headers={**HX, "X-CSRF-Token": self.csrf})
+        response = self.client.post(f"/t/{self.code}/act/{kind}", data=form, headers={**HX, "X-CSRF-Token": self.csrf})
         if response.status_code != 200:
             body = response.get_data(as_text=True)
             error = body.split('class="error" role="alert">')[-1].split("<")[0]
@@ -165,6 +187,7 @@ class Table:
     def by_seat(self, seat):
         return next(phone for phone in self.phones if phone.seat == seat)
 
+
 class Page:
     """One open page's stream: its kind of viewer, and what it last sent. As a real stream, it
     keeps its request (the asker's cookie) and its table for as long as it is open."""
@@ -173,8 +196,9 @@ class Page:
         self.sent = None
         self.page = "player" if phone else "screen"
         cookie = phone.client.get_cookie("tc", path=f"/t/{code}").value if phone else None
-        self.request = app.test_request_context(f"/t/{code}/events?page={self.page}",
-                                                headers={"Cookie": f"tc={cookie}"} if cookie else {})
+        self.request = app.test_request_context(
+            f"/t/{code}/events?page={self.page}", headers={"Cookie": f"tc={cookie}"} if cookie else {}
+        )
         with self.request:
             self.table = access.table_or_404(code)
         self.look = stream.looker(self.table, self.page, cookie)  # what the stream route uses
@@ -186,8 +210,9 @@ class Page:
         """(bytes on the wire, bytes decoded) of this page's message, as notify.stream makes it."""
         with self.request:
             kind, found = table_live.parts(self.look)
-            text = table_live.message(found.version, kind, found.regions,
-                                      self.sent if found.previous == self.seen else None)
+            text = table_live.message(
+                found.version, kind, found.regions, self.sent if found.previous == self.seen else None
+            )
             self.sent, self.seen = found.held, found.version
             wire = self.deflate.compress(text.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
             return len(wire), len(text)
@@ -251,13 +276,24 @@ def measure(app, game, changes, pages_open):
             single.append(n)
     for key in keys:
         notifier.close(key)
-    return {"game": game, "pages": pages_open, "seats": seats, "changes": changes,
-            "cpu_ms_per_change": round(total / changes * 1000, 2),
-            "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
-            **summary("phone_bytes", sizes), **summary("phone_decoded", decoded), **summary("other_bytes", others),
-            **summary("one_seat_bytes", [sizes[n] for n in single], [sizes[n] for n in single if n < 10],
-                      [sizes[n] for n in single if n >= 100]),
-            **summary("one_seat_decoded", [decoded[n] for n in single])}
+    return {
+        "game": game,
+        "pages": pages_open,
+        "seats": seats,
+        "changes": changes,
+        "cpu_ms_per_change": round(total / changes * 1000, 2),
+        "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
+        **summary("phone_bytes", sizes),
+        **summary("phone_decoded", decoded),
+        **summary("other_bytes", others),
+        **summary(
+            "one_seat_bytes",
+            [sizes[n] for n in single],
+            [sizes[n] for n in single if n < 10],
+            [sizes[n] for n in single if n >= 100],
+        ),
+        **summary("one_seat_decoded", [decoded[n] for n in single]),
+    }
 
 
 def summary(name, sizes, first=None, late=None):
@@ -265,10 +301,12 @@ def summary(name, sizes, first=None, late=None):
     (or of `first` and `late`, when the sizes are a pick of the changes)."""
     first = sizes[:10] if first is None else first
     late = sizes[100:] if late is None else late
-    return {f"{name}_p50": round(statistics.median(sizes)) if sizes else None,
-            f"{name}_max": max(sizes, default=None),
-            f"{name}_first10": round(statistics.mean(first)) if first else None,
-            f"{name}_after100": round(statistics.mean(late)) if late else None}
+    return {
+        f"{name}_p50": round(statistics.median(sizes)) if sizes else None,
+        f"{name}_max": max(sizes, default=None),
+        f"{name}_first10": round(statistics.mean(first)) if first else None,
+        f"{name}_after100": round(statistics.mean(late)) if late else None,
+    }
 
 
 # A change to one seat's figures (the targets' "one-seat change"): a score, an Upper Hand,

@@ -33,42 +33,169 @@ from companion.lookup import search as rules  # noqa: E402
 # What people type at the table, per game (None: the all-games box).
 QUERIES = {
     "blackmail": [
-        "7", "1", "8", "#3", "card 5", "lana", "Lana Kane", "archer", "sterling", "malory",
-        "krueger", "krieger", "cheryl", "carol", "cyril", "pam", "ray", "vp", "VP to win",
-        "victory points", "how many points to win", "secret character", "protection",
-        "protected", "eliminated", "out of the round", "empty deck",
-        "what happens if the deck is empty", "tie", "who goes first", "setup", "next round",
-        "discard malory", "guess", "compare hands", "reshuffle", "quick reference",
+        "7",
+        "1",
+        "8",
+        "#3",
+        "card 5",
+        "lana",
+        "Lana Kane",
+        "archer",
+        "sterling",
+        "malory",
+        "krueger",
+        "krieger",
+        "cheryl",
+        "carol",
+        "cyril",
+        "pam",
+        "ray",
+        "vp",
+        "VP to win",
+        "victory points",
+        "how many points to win",
+        "secret character",
+        "protection",
+        "protected",
+        "eliminated",
+        "out of the round",
+        "empty deck",
+        "what happens if the deck is empty",
+        "tie",
+        "who goes first",
+        "setup",
+        "next round",
+        "discard malory",
+        "guess",
+        "compare hands",
+        "reshuffle",
+        "quick reference",
         # typos and whole questions
-        "kreiger", "kruger", "malroy", "can I guess Archer with Archer",
-        "do I have to play the 8", "what if I'm the last one left",
+        "kreiger",
+        "kruger",
+        "malroy",
+        "can I guess Archer with Archer",
+        "do I have to play the 8",
+        "what if I'm the last one left",
         "does lana take a protected players card",
     ],
     "danger-zone": [
-        "uh", "UH", "upper hand", "ml", "mission leader", "initiative", "reception",
-        "control room", "malory's office", "breakroom", "bullpen", "applied research",
-        "lab", "booze", "guns", "sex", "smarts", "challenge", "difficulty", "reward",
-        "personal challenge", "insult", "insult at location", "5 or 6", "skill dice",
-        "archer dice", "cheryl", "krieger", "lana", "event", "embarrassing pictures",
-        "rona thorne", "uta", "woodhouse", "have some sex", "golden rule", "how many locations",
-        "5p", "7 players", "clean up", "movement phase", "roll-off", "below zero", "20",
-        "recepton", "archer skills", "who gets initiative next round",
+        "uh",
+        "UH",
+        "upper hand",
+        "ml",
+        "mission leader",
+        "initiative",
+        "reception",
+        "control room",
+        "malory's office",
+        "breakroom",
+        "bullpen",
+        "applied research",
+        "lab",
+        "booze",
+        "guns",
+        "sex",
+        "smarts",
+        "challenge",
+        "difficulty",
+        "reward",
+        "personal challenge",
+        "insult",
+        "insult at location",
+        "5 or 6",
+        "skill dice",
+        "archer dice",
+        "cheryl",
+        "krieger",
+        "lana",
+        "event",
+        "embarrassing pictures",
+        "rona thorne",
+        "uta",
+        "woodhouse",
+        "have some sex",
+        "golden rule",
+        "how many locations",
+        "5p",
+        "7 players",
+        "clean up",
+        "movement phase",
+        "roll-off",
+        "below zero",
+        "20",
+        "recepton",
+        "archer skills",
+        "who gets initiative next round",
         "what do I roll when someone is already at my location",
     ],
     "assassins": [
-        "ghost", "magician", "3 magicians", "grave digger", "soldier", "cook", "sergeant",
-        "chef", "wizard", "extra cards", "front row", "rear row", "face down", "prelim",
-        "preliminary points", "real points", "killed", "dead", "15", "tie", "anti-clockwise",
-        "dog", "draft", "pass left", "resolve order", "penalty chips", "deck list", "3p",
-        "magican", "grave diger", "when do preliminary points become real",
+        "ghost",
+        "magician",
+        "3 magicians",
+        "grave digger",
+        "soldier",
+        "cook",
+        "sergeant",
+        "chef",
+        "wizard",
+        "extra cards",
+        "front row",
+        "rear row",
+        "face down",
+        "prelim",
+        "preliminary points",
+        "real points",
+        "killed",
+        "dead",
+        "15",
+        "tie",
+        "anti-clockwise",
+        "dog",
+        "draft",
+        "pass left",
+        "resolve order",
+        "penalty chips",
+        "deck list",
+        "3p",
+        "magican",
+        "grave diger",
+        "when do preliminary points become real",
     ],
     None: [
-        "lana", "archer", "7", "uh", "vp", "ml", "setup", "quickref", "qr", "cheat sheet",
-        "tie", "first player", "how to win", "points", "secret", "ghost", "insult",
-        "dz setup", "aoa ghost", "reading",
+        "lana",
+        "archer",
+        "7",
+        "uh",
+        "vp",
+        "ml",
+        "setup",
+        "quickref",
+        "qr",
+        "cheat sheet",
+        "tie",
+        "first player",
+        "how to win",
+        "points",
+        "secret",
+        "ghost",
+        "insult",
+        "dz setup",
+        "aoa ghost",
+        "reading",
         # hostile or broken input a phone can send
-        '"', "lana*", "NEAR(a b)", "a AND (b", "NOT", "title:x", "^^^", "((", "))", ":",
-        "   ", "x" * 150,
+        '"',
+        "lana*",
+        "NEAR(a b)",
+        "a AND (b",
+        "NOT",
+        "title:x",
+        "^^^",
+        "((",
+        "))",
+        ":",
+        "   ",
+        "x" * 150,
     ],
 }
 
@@ -83,15 +210,25 @@ def workload():
     for game, queries in QUERIES.items():
         for q in queries:
             runs.append((game, q))
-    for game, word in [("blackmail", "krueger"), ("danger-zone", "mission leader"),
-                       ("danger-zone", "initiative"), ("assassins", "preliminary"),
-                       ("assassins", "magician"), (None, "victory points"),
-                       (None, "upper hand"), ("blackmail", "cheryl"),
-                       ("danger-zone", "embarrassing pictures"), ("assassins", "grave digger"),
-                       ("blackmail", "secret character"), (None, "quick reference"),
-                       ("danger-zone", "applied research"), ("assassins", "anti-clockwise"),
-                       ("danger-zone", "woodhouse"), ("blackmail", "kreiger"),
-                       ("danger-zone", "recepton")]:
+    for game, word in [
+        ("blackmail", "krueger"),
+        ("danger-zone", "mission leader"),
+        ("danger-zone", "initiative"),
+        ("assassins", "preliminary"),
+        ("assassins", "magician"),
+        (None, "victory points"),
+        (None, "upper hand"),
+        ("blackmail", "cheryl"),
+        ("danger-zone", "embarrassing pictures"),
+        ("assassins", "grave digger"),
+        ("blackmail", "secret character"),
+        (None, "quick reference"),
+        ("danger-zone", "applied research"),
+        ("assassins", "anti-clockwise"),
+        ("danger-zone", "woodhouse"),
+        ("blackmail", "kreiger"),
+        ("danger-zone", "recepton"),
+    ]:
         runs += [(game, prefix) for prefix in as_you_type(word)]
     return runs
 
@@ -112,7 +249,7 @@ def http_time(base, game, q):
         with urllib.request.urlopen(req, timeout=10) as resp:
             resp.read()
             status = resp.status
-    except urllib.error.HTTPError as err:     # a 4xx for a refused query still answered
+    except urllib.error.HTTPError as err:  # a 4xx for a refused query still answered
         err.read()
         status = err.code
     except (urllib.error.URLError, OSError):
@@ -129,6 +266,7 @@ def main():
     server_process = None
     if args.serve and not args.url:
         from benchlib import Server
+
         server_process = Server()
         args.url = f"http://127.0.0.1:{server_process.port}"
     try:
@@ -141,9 +279,9 @@ def main():
 def run(args):
 
     t = time.perf_counter()
-    rules.search("warm up")     # loads the data and builds this thread's index
+    rules.search("warm up")  # loads the data and builds this thread's index
     build_ms = (time.perf_counter() - t) * 1000
-    if args.url:    # the server's first request per thread builds its index and compiles templates
+    if args.url:  # the server's first request per thread builds its index and compiles templates
         for _ in range(4):
             for game in (None,) + rules.GAMES:
                 http_time(args.url, game, "warm up")
@@ -159,8 +297,13 @@ def run(args):
                 found, error = [], str(err)
             ms = (time.perf_counter() - t) * 1000
             server.append(ms)
-            line = {"q": q, "game": game, "ms": round(ms, 3), "results": len(found),
-                    "top": found[0]["id"] if found else None}
+            line = {
+                "q": q,
+                "game": game,
+                "ms": round(ms, 3),
+                "results": len(found),
+                "top": found[0]["id"] if found else None,
+            }
             if error:
                 line["error"] = error
             if args.url:
@@ -176,14 +319,21 @@ def run(args):
     def r(v):
         return round(v, 3) if v is not None else None
 
-    print(json.dumps({
-        "summary": True, "queries": len(server),
-        "p50_ms": r(percentile(server, 50)), "p95_ms": r(percentile(server, 95)),
-        "max_ms": r(max(server)), "index_build_ms": r(build_ms),
-        "http_p50_ms": r(percentile(http, 50)) if args.url else None,
-        "http_p95_ms": r(percentile(http, 95)) if args.url else None,
-        "http_errors": http_errors if args.url else None,
-    }))
+    print(
+        json.dumps(
+            {
+                "summary": True,
+                "queries": len(server),
+                "p50_ms": r(percentile(server, 50)),
+                "p95_ms": r(percentile(server, 95)),
+                "max_ms": r(max(server)),
+                "index_build_ms": r(build_ms),
+                "http_p50_ms": r(percentile(http, 50)) if args.url else None,
+                "http_p95_ms": r(percentile(http, 95)) if args.url else None,
+                "http_errors": http_errors if args.url else None,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -27,9 +27,15 @@ def grade(row):
     want = wanted(row)
     found = [(e["game"], e["id"]) for e in rules.search(query, game=game, limit=10)]
     rank = found.index(want) + 1 if want in found else None
-    return {"q": query, "game": game, "want": want[1] if game else "/".join(want),
-            "rank": rank, "top1": rank == 1, "top3": rank is not None and rank <= 3,
-            "got": [i if game else f"{g}/{i}" for g, i in found[:3]]}
+    return {
+        "q": query,
+        "game": game,
+        "want": want[1] if game else "/".join(want),
+        "rank": rank,
+        "top1": rank == 1,
+        "top3": rank is not None and rank <= 3,
+        "got": [i if game else f"{g}/{i}" for g, i in found[:3]],
+    }
 
 
 def main():
@@ -49,9 +55,19 @@ def main():
     n = len(lines)
     top1 = sum(line["top1"] for line in lines)
     top3 = sum(line["top3"] for line in lines)
-    print(json.dumps({"summary": True, "questions": n, "top1": top1, "top3": top3,
-                      "hit_rate": round(top3 / n, 3), "top1_rate": round(top1 / n, 3),
-                      "by_game": by_game}))
+    print(
+        json.dumps(
+            {
+                "summary": True,
+                "questions": n,
+                "top1": top1,
+                "top3": top3,
+                "hit_rate": round(top3 / n, 3),
+                "top1_rate": round(top1 / n, 3),
+                "by_game": by_game,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,11 @@ def main():
 
         # The phones that stayed still hear the next change.
         seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
-        answer = phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
-                                {"HX-Request": "true", "HX-Target": "live-body"})[2]
+        answer = phones[0].post(
+            f"/t/{code}/act/score",
+            {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
+            {"HX-Request": "true", "HX-Target": "live-body"},
+        )[2]
         message = b"id: %s\nevent: live\n" % re.search(r'data-version="(\d+)"', answer).group(1).encode()
         heard = 0
         for sock in live:
@@ -70,15 +73,24 @@ def main():
                     break
                 data += chunk
             heard += message in data
-        print(json.dumps({
-            "summary": True, "live_phones": args.live, "vanished": args.vanish,
-            "open_streams_before": baseline, "open_streams_after": open_streams(probe),
-            "recovered_s": round(recovered_s, 2),
-            "threads_before": threads_before, "threads_after": server.threads(),
-            "page_status": status, "page_ms": round(page_ms, 1),
-            "live_phones_heard_next_change": heard,
-            "peak_rss_mb": round(server.peak_rss_mb(), 1),
-        }))
+        print(
+            json.dumps(
+                {
+                    "summary": True,
+                    "live_phones": args.live,
+                    "vanished": args.vanish,
+                    "open_streams_before": baseline,
+                    "open_streams_after": open_streams(probe),
+                    "recovered_s": round(recovered_s, 2),
+                    "threads_before": threads_before,
+                    "threads_after": server.threads(),
+                    "page_status": status,
+                    "page_ms": round(page_ms, 1),
+                    "live_phones_heard_next_change": heard,
+                    "peak_rss_mb": round(server.peak_rss_mb(), 1),
+                }
+            )
+        )
     finally:
         server.stop()
 

@@ -86,8 +86,7 @@ mimetypes.add_type("text/javascript", ".js")
 
 
 def create_app(test_config=None):
-    app = Flask(__name__, template_folder=str(_asset_dir("templates")),
-                static_folder=str(_asset_dir("static")))
+    app = Flask(__name__, template_folder=str(_asset_dir("templates")), static_folder=str(_asset_dir("static")))
     app.jinja_environment = _Templates
     data_dir = (test_config or {}).get("DATA_DIR") or default_data_dir()
     Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -106,8 +105,9 @@ def create_app(test_config=None):
     # environment (processes on several machines), else a file in the shared data dir.
     app.config.setdefault("SECRET_KEY", None)
     if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = (os.environ.get("COMPANION_SECRET_KEY")
-                                    or _key_file(data_dir, "secret.key", lambda: secrets.token_hex(32)))
+        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _key_file(
+            data_dir, "secret.key", lambda: secrets.token_hex(32)
+        )
     # Whoever runs the server may change the box text every new table starts with (the
     # address with this key is printed by `companion serve`).
     app.config.setdefault("ADMIN_KEY", os.environ.get("COMPANION_ADMIN_KEY"))

@@ -50,6 +50,7 @@ def data_dir_choice(given):
     if os.path.isdir("data"):
         return os.path.abspath("data"), "the data folder in the current folder"
     import platformdirs  # only here: an explicit --data-dir never needs it
+
     return platformdirs.user_data_dir(APP_NAME, appauthor=False), "your user data folder"
 
 
@@ -57,19 +58,25 @@ def gunicorn_missing():
     """Why --workers above 1 cannot run here, or None. gunicorn forks and needs fcntl, so it
     runs only on Unix; on Windows this says so instead of a traceback."""
     if not hasattr(os, "fork"):
-        return ("--workers above 1 runs gunicorn, which works only on Unix (Linux, macOS, a "
-                "Raspberry Pi), not on this system. Leave out --workers: one process holds a "
-                "game night's phones.")
+        return (
+            "--workers above 1 runs gunicorn, which works only on Unix (Linux, macOS, a "
+            "Raspberry Pi), not on this system. Leave out --workers: one process holds a "
+            "game night's phones."
+        )
     try:
         if importlib.util.find_spec("gunicorn") is None or importlib.util.find_spec("gevent") is None:
-            return ("--workers above 1 needs gunicorn and gevent, which are not installed here. "
-                    "Install the app with its PostgreSQL part: pipx install 'table-companion[postgresql]' "
-                    "(in a checkout: .venv/bin/pip install -e '.[postgresql]'). Leave out --workers "
-                    "to run one process.")
+            return (
+                "--workers above 1 needs gunicorn and gevent, which are not installed here. "
+                "Install the app with its PostgreSQL part: pipx install 'table-companion[postgresql]' "
+                "(in a checkout: .venv/bin/pip install -e '.[postgresql]'). Leave out --workers "
+                "to run one process."
+            )
         import gunicorn.util  # noqa: F401  imports fcntl: fails where gunicorn cannot run
     except ImportError as error:
-        return (f"--workers above 1 runs gunicorn, which cannot start on this system ({error}). "
-                "Leave out --workers: one process holds a game night's phones.")
+        return (
+            f"--workers above 1 runs gunicorn, which cannot start on this system ({error}). "
+            "Leave out --workers: one process holds a game night's phones."
+        )
     return None
 
 
@@ -97,6 +104,7 @@ def _trust_proxy(app, proxy):
     """Believe X-Forwarded-For/-Proto only from the named proxy (gunicorn does not rewrite
     REMOTE_ADDR itself, and the wrong-code limit must count each phone on its own)."""
     from werkzeug.middleware.proxy_fix import ProxyFix
+
     fixed = ProxyFix(app, x_for=1, x_proto=1)
 
     def middleware(environ, start_response):
@@ -116,13 +124,31 @@ def _gunicorn(config, host, port, workers, connections, trusted_proxy):
     patches threading and sockets for gevent first and only then imports it, so no lock or
     psycopg wait made before the patch can stop a whole worker."""
     os.environ["COMPANION_WORKER_CONFIG"] = json.dumps(dict(config, TRUSTED_PROXY=trusted_proxy))
-    command = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-               "--workers", str(workers), "--worker-connections", str(connections),
-               "--bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-               "--timeout", "30", "--graceful-timeout", "2", "--keep-alive", "5",
-               "--log-level", "warning", "--name", "table-companion",
-               # only the named proxy may say a request came over https
-               f"--forwarded-allow-ips={trusted_proxy or ''}"]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--worker-class",
+        "gevent",
+        "--workers",
+        str(workers),
+        "--worker-connections",
+        str(connections),
+        "--bind",
+        f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "--timeout",
+        "30",
+        "--graceful-timeout",
+        "2",
+        "--keep-alive",
+        "5",
+        "--log-level",
+        "warning",
+        "--name",
+        "table-companion",
+        # only the named proxy may say a request came over https
+        f"--forwarded-allow-ips={trusted_proxy or ''}",
+    ]
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, command + ["companion.cli:worker_app()"])
@@ -149,30 +175,57 @@ WAITRESS_CONNECTIONS = 960
 
 
 @main.command()
-@click.option("--host", default=lambda: os.environ.get("COMPANION_HOST", "0.0.0.0"),
-              show_default="0.0.0.0 (every interface, so phones on the LAN can connect)")
-@click.option("--port", type=int, default=lambda: int(os.environ.get("COMPANION_PORT", 8000)),
-              show_default="8000")
-@click.option("--data-dir", default=lambda: os.environ.get("COMPANION_DATA_DIR"),
-              show_default="$COMPANION_DATA_DIR, else ./data if it exists, else your user data folder",
-              help="Folder for the SQLite database and the keys.")
-@click.option("--public-url", default=lambda: os.environ.get("COMPANION_PUBLIC_URL"),
-              help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).")
-@click.option("--threads", type=int, default=lambda: int(os.environ.get("COMPANION_THREADS", 320)),
-              show_default="320", help="Worker threads. Every open page holds one for its live stream; "
-                                       "a tenth stay free for taps, and pages beyond that poll.")
-@click.option("--trusted-proxy", default=lambda: os.environ.get("COMPANION_TRUSTED_PROXY"),
-              help="Address of a reverse proxy in front of the app, whose X-Forwarded-For names "
-                   "each phone (or $COMPANION_TRUSTED_PROXY). Without it that header is ignored.")
-@click.option("--database", default=lambda: os.environ.get("COMPANION_DATABASE_URL"),
-              help="PostgreSQL address, e.g. postgresql://companion@localhost/companion (or "
-                   "$COMPANION_DATABASE_URL), so several processes share the tables. Default: SQLite in the data dir.")
-@click.option("--workers", type=int, default=lambda: int(os.environ.get("COMPANION_WORKERS", 1)),
-              show_default="1", help="Processes. 1 is waitress with threads; more runs gunicorn with "
-                                     "gevent workers (needs --database).")
-@click.option("--connections", type=int, default=lambda: int(os.environ.get("COMPANION_CONNECTIONS", 1000)),
-              show_default="1000", help="With --workers above 1: connections each process holds; "
-                                        "a tenth stay free for taps.")
+@click.option(
+    "--host",
+    default=lambda: os.environ.get("COMPANION_HOST", "0.0.0.0"),
+    show_default="0.0.0.0 (every interface, so phones on the LAN can connect)",
+)
+@click.option("--port", type=int, default=lambda: int(os.environ.get("COMPANION_PORT", 8000)), show_default="8000")
+@click.option(
+    "--data-dir",
+    default=lambda: os.environ.get("COMPANION_DATA_DIR"),
+    show_default="$COMPANION_DATA_DIR, else ./data if it exists, else your user data folder",
+    help="Folder for the SQLite database and the keys.",
+)
+@click.option(
+    "--public-url",
+    default=lambda: os.environ.get("COMPANION_PUBLIC_URL"),
+    help="Address put in QR codes, e.g. https://games.example.lan (or $COMPANION_PUBLIC_URL).",
+)
+@click.option(
+    "--threads",
+    type=int,
+    default=lambda: int(os.environ.get("COMPANION_THREADS", 320)),
+    show_default="320",
+    help="Worker threads. Every open page holds one for its live stream; "
+    "a tenth stay free for taps, and pages beyond that poll.",
+)
+@click.option(
+    "--trusted-proxy",
+    default=lambda: os.environ.get("COMPANION_TRUSTED_PROXY"),
+    help="Address of a reverse proxy in front of the app, whose X-Forwarded-For names "
+    "each phone (or $COMPANION_TRUSTED_PROXY). Without it that header is ignored.",
+)
+@click.option(
+    "--database",
+    default=lambda: os.environ.get("COMPANION_DATABASE_URL"),
+    help="PostgreSQL address, e.g. postgresql://companion@localhost/companion (or "
+    "$COMPANION_DATABASE_URL), so several processes share the tables. Default: SQLite in the data dir.",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=lambda: int(os.environ.get("COMPANION_WORKERS", 1)),
+    show_default="1",
+    help="Processes. 1 is waitress with threads; more runs gunicorn with gevent workers (needs --database).",
+)
+@click.option(
+    "--connections",
+    type=int,
+    default=lambda: int(os.environ.get("COMPANION_CONNECTIONS", 1000)),
+    show_default="1000",
+    help="With --workers above 1: connections each process holds; a tenth stay free for taps.",
+)
 def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, workers, connections):
     """Run the app: waitress in one process, or gunicorn + gevent with --workers."""
     from companion import db
@@ -184,8 +237,11 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         if reason:
             _fail(reason, 2)
     if workers > 1 and not database:
-        _fail("--workers above 1 needs --database postgresql://…: with SQLite in the data dir, "
-              "a tap on one process would never reach the phones watching another.", 2)
+        _fail(
+            "--workers above 1 needs --database postgresql://…: with SQLite in the data dir, "
+            "a tap on one process would never reach the phones watching another.",
+            2,
+        )
     if database:
         try:
             db.check_database(database)  # also creates or upgrades the schema, once
@@ -198,8 +254,11 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         public_url = f"http://{shown_host}:{port}"
     public_url = public_url.rstrip("/")
     waitress_connections = min(max(threads * 3, 500), WAITRESS_CONNECTIONS)
-    stream_limit = (min(live.streams_allowed(threads), waitress_connections * 9 // 10) if workers == 1
-                    else connections - max(16, connections // 10))
+    stream_limit = (
+        min(live.streams_allowed(threads), waitress_connections * 9 // 10)
+        if workers == 1
+        else connections - max(16, connections // 10)
+    )
     config = {"DATA_DIR": data_dir, "PUBLIC_URL": public_url, "STREAM_LIMIT": stream_limit}
     if database:
         config["DATABASE_URL"] = database
@@ -208,20 +267,29 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
     click.echo(drawn if _printable(drawn) else "(This terminal cannot draw the QR code; the host page shows it.)")
     click.echo(f"Table Companion is running. Phones and the host open: {public_url}/")
     if public_url.startswith(("http://127.", "http://localhost")) and host in ("0.0.0.0", "::", ""):
-        click.echo("No network found: phones cannot reach this address. Join the Wi-Fi the phones "
-                   "use and start again, or name this machine's address with --public-url.")
+        click.echo(
+            "No network found: phones cannot reach this address. Join the Wi-Fi the phones "
+            "use and start again, or name this machine's address with --public-url."
+        )
     if workers == 1:
-        click.echo(f"Live pages: {stream_limit} at once (--threads {threads}); more than that check back every few seconds.")
+        click.echo(
+            f"Live pages: {stream_limit} at once (--threads {threads}); more than that check back every few seconds."
+        )
     else:
-        click.echo(f"Live pages: {stream_limit} per process, {stream_limit * workers} in all "
-                   f"(--workers {workers}, --connections {connections}); more than that check back every few seconds.")
-    click.echo(f"Server-wide box text (the defaults new tables copy) is changed only from: "
-               f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)")
+        click.echo(
+            f"Live pages: {stream_limit} per process, {stream_limit * workers} in all "
+            f"(--workers {workers}, --connections {connections}); more than that check back every few seconds."
+        )
+    click.echo(
+        f"Server-wide box text (the defaults new tables copy) is changed only from: "
+        f"{public_url}/admin/{app.config['ADMIN_KEY']}   (keep this address to yourself)"
+    )
     if database:
         click.echo(f"Data: {db.shown_url(database)}   (Ctrl+C stops the server)")
     elif data_why:
-        click.echo(f"Data: {app.config['DATABASE']}, in {data_why} (--data-dir picks another)"
-                   f"   (Ctrl+C stops the server)")
+        click.echo(
+            f"Data: {app.config['DATABASE']}, in {data_why} (--data-dir picks another)   (Ctrl+C stops the server)"
+        )
     else:
         click.echo(f"Data: {app.config['DATABASE']}   (Ctrl+C stops the server)")
     sys.stdout.flush()
@@ -231,19 +299,35 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         return
 
     import waitress
+
     # Python's own GIL switch interval (5 ms) stands. A shorter one (1 ms, set here until
     # stop 42) made 200 streams' threads take the GIL from each other mid-render: at 66
     # changes a second (bench/live_latency.py --tables 25 --phones 8) seen p95 was 2-4x.
     # Behind a proxy every phone arrives from the proxy's address; the wrong-code limit must
     # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).
-    proxy = dict(trusted_proxy=trusted_proxy, trusted_proxy_count=1,
-                 trusted_proxy_headers="x-forwarded-for x-forwarded-proto") if trusted_proxy else {}
+    proxy = (
+        dict(
+            trusted_proxy=trusted_proxy,
+            trusted_proxy_count=1,
+            trusted_proxy_headers="x-forwarded-for x-forwarded-proto",
+        )
+        if trusted_proxy
+        else {}
+    )
     # Everything loaded so far lives as long as the server: keep it out of the garbage
     # collector's full passes, which otherwise stall every thread for tens of milliseconds.
     gc.collect()
     gc.freeze()
-    waitress.serve(app, host=host, port=port, threads=threads,
-                   connection_limit=waitress_connections, channel_timeout=60,
-                   # lets a live stream notice at once that its phone has gone away
-                   channel_request_lookahead=1,
-                   ident="table-companion", clear_untrusted_proxy_headers=True, **proxy)
+    waitress.serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=waitress_connections,
+        channel_timeout=60,
+        # lets a live stream notice at once that its phone has gone away
+        channel_request_lookahead=1,
+        ident="table-companion",
+        clear_untrusted_proxy_headers=True,
+        **proxy,
+    )

@@ -30,10 +30,12 @@ def play_card(page, card, logged, target=None, named=None, dropped=None, button=
 
     If the board re-renders and closes the card between taps, it is opened and tapped again."""
     box = f"{hand} details[data-card='{card}']".strip()
-    taps = [f"{box} .pills > label:has-text('{target}')" if target else None,
-            f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
-            f"{box} fieldset:has(input[name=discarded]) label:has(input[value='{dropped}'])" if dropped else None,
-            f"{box} {button}"]
+    taps = [
+        f"{box} .pills > label:has-text('{target}')" if target else None,
+        f"{box} fieldset:has(input[name=named]) label:has(input[value='{named}'])" if named else None,
+        f"{box} fieldset:has(input[name=discarded]) label:has(input[value='{dropped}'])" if dropped else None,
+        f"{box} {button}",
+    ]
     for attempt in range(3):
         try:
             if not page.locator(box).first.evaluate("card => card.open"):
@@ -56,14 +58,18 @@ def post_as(page, path, **fields):
     """Post a form as this page's viewer, as its own forms do (its cookie, its form token)."""
     base, code = page.url.split("/t/")[0], page.url.split("/t/")[1].split("/")[0]
     token = json.loads(page.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
-    response = page.request.post(f"{base}/t/{code}{path}", form={"csrf": token, "page": "host", **fields},
-                                 headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base})
+    response = page.request.post(
+        f"{base}/t/{code}{path}",
+        form={"csrf": token, "page": "host", **fields},
+        headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base},
+    )
     assert response.ok, response.text()
 
 
 def seat_ids(page):
-    state = page.request.get(page.url.split("/t/")[0] + "/t/" + page.url.split("/t/")[1].split("/")[0]
-                             + "/state.json").json()
+    state = page.request.get(
+        page.url.split("/t/")[0] + "/t/" + page.url.split("/t/")[1].split("/")[0] + "/state.json"
+    ).json()
     return {s["name"]: s["id"] for s in state["state"]["seats"]}
 
 
@@ -103,8 +109,10 @@ class Host:
 
     def post(self, path, **form):
         response = self.page.request.post(
-            f"{self.base}/t/{self.code}{path}", form={"csrf": self.csrf, "page": "host", **form},
-            headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": self.base})
+            f"{self.base}/t/{self.code}{path}",
+            form={"csrf": self.csrf, "page": "host", **form},
+            headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": self.base},
+        )
         assert response.status == 200, (path, form, response.status, response.text()[:300])
 
     def state(self):
@@ -124,6 +132,7 @@ def tablet(new_phone, width=1024, height=768):
 
 
 # --- what a page shows, and a phone's Wi-Fi -------------------------------------------------
+
 
 def version(page):
     """The last event the page's board shows."""
@@ -165,8 +174,11 @@ SETTLE = """() => {
   const wait = Math.min(3000, Math.max(0, ...running.map(left)));
   running.forEach(a => { a.currentTime += wait * a.playbackRate; });
 }"""
-START_AXE = """tags => {
-  (""" + SETTLE + """)();
+START_AXE = (
+    """tags => {
+  ("""
+    + SETTLE
+    + """)();
   // Started here and collected by the next call: the test drives another page meanwhile, and
   // the two pages' axe runs share the machine's cores.
   window.axeFound = (async () => {
@@ -178,6 +190,7 @@ START_AXE = """tags => {
       count: v.nodes.length}));
   })();
 }"""
+)
 AXE_FOUND = "() => window.axeFound"
 
 

@@ -58,6 +58,7 @@ def join(app):
 
 # --- the real server and a real browser ------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     server = Server(tmp_path_factory.mktemp("live-data")).start()
@@ -90,9 +91,19 @@ def new_phone(browser):
     contexts, problems = [], []
 
     def watch(page):
-        page.on("console", lambda m: problems.append(m.text)
-                if m.type == "error" and ("Content Security Policy" in m.text or "Refused to" in m.text
-                                          or "had no place on this page" in m.text) else None)
+        page.on(
+            "console",
+            lambda m: (
+                problems.append(m.text)
+                if m.type == "error"
+                and (
+                    "Content Security Policy" in m.text
+                    or "Refused to" in m.text
+                    or "had no place on this page" in m.text
+                )
+                else None
+            ),
+        )
         page.on("pageerror", lambda e: problems.append(str(e)))
 
     def new_phone(device="Pixel 7", **kw):
@@ -110,12 +121,14 @@ def new_phone(browser):
 
 # --- PostgreSQL: a throwaway cluster (or COMPANION_TEST_DATABASE_URL), one schema per test --
 
+
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL database for the tests. Without COMPANION_TEST_DATABASE_URL a cluster is
     started in a temp folder for this session and stopped at its end. In CI a missing
     PostgreSQL fails the tests rather than skipping them."""
     import benchlib
+
     url = os.environ.get("COMPANION_TEST_DATABASE_URL")
     if url:
         yield url
@@ -139,6 +152,7 @@ def postgres_schema_url(postgres_url):
 
     import benchlib
     from companion import db as db_module
+
     schema = "t_" + uuid.uuid4().hex[:12]
     admin = db_module.connect_url(postgres_url)
     admin.execute(f"CREATE SCHEMA {schema}")
@@ -164,6 +178,7 @@ def pg_app(tmp_path, postgres_schema_url):
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
     yield app
     from companion import db as db_module
+
     found = app.extensions.get("pg_listener")
     if found:
         found[1].stop()

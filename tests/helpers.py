@@ -34,7 +34,7 @@ from companion.games.blackmail import ARCHER, BY_NUMBER, CHERYL, KRUEGER
 from companion.games.blackmail import dealt as deal
 from companion.tables import store
 
-ROOT = Path(__file__).resolve().parent.parent   # the checkout
+ROOT = Path(__file__).resolve().parent.parent  # the checkout
 
 
 # --- viewers and events for the pure game modules ------------------------------------------
@@ -185,8 +185,7 @@ def rigged(order, lana=(0, 1, 2, 3, 4)):
     """A deal with the order given first; the rest of the deck follows, highest first."""
     rest = Counter(deal.full_deck())
     rest.subtract(order)
-    return {"order": list(order) + sorted(rest.elements(), reverse=True), "lana": list(lana),
-            "salt": DEAL_SALT}
+    return {"order": list(order) + sorted(rest.elements(), reverse=True), "lana": list(lana), "salt": DEAL_SALT}
 
 
 def scrub(body):
@@ -278,6 +277,7 @@ def step_to(phone, which):
 
 # --- a page's forms, as a phone would post them ------------------------------------------------
 
+
 class _Forms(HTMLParser):
     """Every form of a page: its action and the fields it sends (hidden ones and the first
     value of each other field), as a phone would post it."""
@@ -291,8 +291,7 @@ class _Forms(HTMLParser):
         if attrs.get("id") and attrs.get("name"):
             self.by_id[attrs["id"]] = (attrs["name"], attrs.get("value") or "")
         if tag == "form":
-            self._form = {"action": attrs.get("action") or "", "fields": {},
-                          "include": attrs.get("hx-include")}
+            self._form = {"action": attrs.get("action") or "", "fields": {}, "include": attrs.get("hx-include")}
             self.forms.append(self._form)
         elif self._form is not None and tag in ("input", "button") and attrs.get("name"):
             if attrs.get("type") == "hidden" or attrs["name"] == base.STEP_FIELD:
@@ -330,6 +329,7 @@ def act_forms(phone, path="/me"):
 
 # --- game nights: play again, follow, recovery -------------------------------------------------
 
+
 def start_next(phone, game="blackmail", htmx=True, **form):
     return phone.post("/next", {"game": game, "page": "host", **form}, htmx=htmx)
 
@@ -349,7 +349,7 @@ def follow(phone, to="player"):
 
 
 def recovery_code(phone):
-    return re.search(r'data-recovery-code>([A-Z0-9-]+)<', text(phone.client.get(f"/t/{phone.code}/host"))).group(1)
+    return re.search(r"data-recovery-code>([A-Z0-9-]+)<", text(phone.client.get(f"/t/{phone.code}/host"))).group(1)
 
 
 def win_danger_zone(host, phones, winner):
@@ -366,6 +366,7 @@ def win_danger_zone(host, phones, winner):
 
 
 # --- the tablet: a device the host lets in ------------------------------------------------------
+
 
 def csrf_of(html):
     return re.search(r'"X-CSRF-Token": "([0-9a-f]+)"', html).group(1)
@@ -449,7 +450,7 @@ def element_at(html, start):
                 return tag.end()
         else:
             depth += 1
-    raise AssertionError(f"no end to the element at {start}: {html[start:start + 200]!r}")
+    raise AssertionError(f"no end to the element at {start}: {html[start : start + 200]!r}")
 
 
 def span_of(html, ident):
@@ -476,13 +477,13 @@ def apply_message(page, message):
         element = html[start:end].replace(f' hx-swap-oob="{swap}"', "", 1)
         if swap == "morph":
             where = span_of(page, re.search(r'\bid="([^"]*)"', element).group(1))
-            page = page[:where[0]] + element + page[where[1]:]
+            page = page[: where[0]] + element + page[where[1] :]
         elif swap == "delete":
             where = span_of(page, found.group(3))
-            page = page[:where[0]] + page[where[1]:]
+            page = page[: where[0]] + page[where[1] :]
         else:
             how, ident = swap.split(":#")
-            inner = element[element.index(">") + 1:element.rindex("<")]
+            inner = element[element.index(">") + 1 : element.rindex("<")]
             where = span_of(page, ident)
             if how == "afterbegin":
                 cut = page.index(">", where[0]) + 1
@@ -505,8 +506,7 @@ class Stream:
 
     def _read(self, phone, page, known):
         # known: the version the page shows (a page just loaded), so nothing comes before a change
-        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False,
-                                    headers=GZIP)
+        response = phone.client.get(f"/t/{phone.code}/events?page={page}&v={known}", buffered=False, headers=GZIP)
         assert response.headers.get("Content-Encoding") == "gzip"
         self.decode = Decoder()
         try:
@@ -525,6 +525,7 @@ class Stream:
 
 
 # --- servers: waitress in this process, or `companion serve` in its own -------------------------
+
 
 def free_port():
     with socket.socket() as s:
@@ -549,6 +550,7 @@ def server_in_process(data_dir, threads=8, **adjustments):
 def waitress_in_thread(app, **adjustments):
     """waitress serving `app` from a thread of this process; yields the server itself."""
     import waitress
+
     server = waitress.create_server(app, host="127.0.0.1", port=free_port(), **adjustments)
     closing = threading.Event()
 
@@ -580,9 +582,22 @@ class Server:
 
     def start(self):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", self.data_dir, *self.args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                self.data_dir,
+                *self.args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.time() + 20
         while time.time() < deadline:
             try:
@@ -600,16 +615,25 @@ class Server:
             self.process.wait(10)
 
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 # --- databases ------------------------------------------------------------------------------
 
+
 def open_database(where):
     """A migrated connection to what the `database` fixture gave."""
     from companion import db as db_module
+
     if db_module.is_postgres_url(where):
         conn = db_module.connect_url(where)
         db_module.migrate_pg(conn)
@@ -620,6 +644,7 @@ def open_database(where):
 
 
 # --- the app over real HTTP, as a browser without script uses it -------------------------------
+
 
 class Browser:
     """One cookie jar: one device, over urllib (no script, no Playwright)."""
@@ -710,8 +735,9 @@ def walk(base):
 
     # A tap, with the form token the phone's page carries.
     seat = json.loads(phone.get(f"/t/{code}/state.json")[2])["viewer"]["seat"]
-    status, url, _ = phone.post(f"/t/{code}/act/score",
-                                {"csrf": form_token(phone_page), "seat": seat, "delta": 3, "reason": "Points"})
+    status, url, _ = phone.post(
+        f"/t/{code}/act/score", {"csrf": form_token(phone_page), "seat": seat, "delta": 3, "reason": "Points"}
+    )
     assert status == 200 and url.endswith(f"/t/{code}/me")
     state = json.loads(phone.get(f"/t/{code}/state.json")[2])
     assert state["version"] >= 2 and "+3" in json.dumps(state["log"]), state["log"]

@@ -51,7 +51,6 @@ QUESTIONS = [
     ("roll off tie", DANGER_ZONE, "reading-roll-off"),
     ("do i keep the challenge card", DANGER_ZONE, "mission"),
     ("phases of a round", DANGER_ZONE, "round"),
-
     # ---------------------------------------------------------------- Once You Go Blackmail...
     ("can I guess Archer with Archer", BLACKMAIL, "sterling-archer"),
     ("do I have to play the 8", BLACKMAIL, "malory-archer"),
@@ -81,7 +80,6 @@ QUESTIONS = [
     ("how do I win blackmail", BLACKMAIL, "overview"),
     ("compare hands", BLACKMAIL, "cyril-figgis"),
     ("how does a turn work", BLACKMAIL, "turn"),
-
     # ---------------------------------------------------------------- Age of Assassins
     ("15 points", ASSASSINS, "assassinate"),
     ("when does the game end", ASSASSINS, "game-end"),
@@ -109,7 +107,6 @@ QUESTIONS = [
     ("card list", ASSASSINS, "deck-list"),
     ("can a dead player still score", ASSASSINS, "killed"),
     ("when do preliminary points become real", ASSASSINS, "points"),
-
     # ---------------------------------------------------------------- the all-games box
     ("dz setup", None, ("danger-zone", "setup")),
     ("aoa ghost", None, ("assassins", "ghost")),
@@ -119,7 +116,6 @@ QUESTIONS = [
     ("upper hand below zero", None, ("danger-zone", "reading-upper-hand-floor")),
     ("assassins tie", None, ("assassins", "game-end")),
     ("kruger", None, ("blackmail", "dr-krueger")),
-
     # ---------------------------------------------------------------- written after the search
     # was tuned, and kept as they came out: a check that the figure is not the tuning's echo.
     ("can i go to the same location as someone else", DANGER_ZONE, "arrival-cards"),
@@ -157,7 +153,6 @@ QUESTIONS = [
     ("3 magicians", ASSASSINS, "magician"),
     ("wizzard", ASSASSINS, "wizard"),
     ("how many players", ASSASSINS, "players-table"),
-
     # ---------------------------------------------------------------- found in play
     ("everyone else is protected", BLACKMAIL, "cheryl-tunt"),
 ]

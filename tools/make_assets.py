@@ -29,8 +29,12 @@ def icon(size, maskable=False):
     reach = big * (0.36 if maskable else 0.44)
     centre = big / 2
     table = reach * 0.58
-    draw.ellipse((centre - table, centre - table, centre + table, centre + table),
-                 fill=FELT, outline=ACCENT, width=int(big * 0.025))
+    draw.ellipse(
+        (centre - table, centre - table, centre + table, centre + table),
+        fill=FELT,
+        outline=ACCENT,
+        width=int(big * 0.025),
+    )
     seat = reach * 0.16
     orbit = reach * 0.82
     for n in range(6):
@@ -57,19 +61,65 @@ def videos():
     on a loop keeps a phone's screen on, as NoSleep.js does."""
     ffmpeg = shutil.which("ffmpeg")
     if not ffmpeg:
-        print("ffmpeg not found (apt-get install ffmpeg): keeping the videos already in static/",
-              file=sys.stderr)
+        print("ffmpeg not found (apt-get install ffmpeg): keeping the videos already in static/", file=sys.stderr)
         return
-    source = ["-f", "lavfi", "-i", "color=c=black:s=64x64:r=2",
-              "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "4"]
+    source = [
+        "-f",
+        "lavfi",
+        "-i",
+        "color=c=black:s=64x64:r=2",
+        "-f",
+        "lavfi",
+        "-i",
+        "anullsrc=r=8000:cl=mono",
+        "-t",
+        "4",
+    ]
     common = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", *source]
-    subprocess.run([*common, "-c:v", "libx264", "-profile:v", "baseline", "-pix_fmt", "yuv420p",
-                    "-crf", "51", "-c:a", "aac", "-b:a", "8k", "-movflags", "+faststart",
-                    "-map_metadata", "-1", "-fflags", "+bitexact", str(STATIC / "keep-awake.mp4")],
-                   check=True)
-    subprocess.run([*common, "-c:v", "libvpx", "-b:v", "10k", "-c:a", "libopus", "-b:a", "6k",
-                    "-map_metadata", "-1", "-fflags", "+bitexact", str(STATIC / "keep-awake.webm")],
-                   check=True)
+    subprocess.run(
+        [
+            *common,
+            "-c:v",
+            "libx264",
+            "-profile:v",
+            "baseline",
+            "-pix_fmt",
+            "yuv420p",
+            "-crf",
+            "51",
+            "-c:a",
+            "aac",
+            "-b:a",
+            "8k",
+            "-movflags",
+            "+faststart",
+            "-map_metadata",
+            "-1",
+            "-fflags",
+            "+bitexact",
+            str(STATIC / "keep-awake.mp4"),
+        ],
+        check=True,
+    )
+    subprocess.run(
+        [
+            *common,
+            "-c:v",
+            "libvpx",
+            "-b:v",
+            "10k",
+            "-c:a",
+            "libopus",
+            "-b:a",
+            "6k",
+            "-map_metadata",
+            "-1",
+            "-fflags",
+            "+bitexact",
+            str(STATIC / "keep-awake.webm"),
+        ],
+        check=True,
+    )
 
 
 if __name__ == "__main__":

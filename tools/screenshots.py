@@ -25,20 +25,23 @@ from browser_steps import sit_down, start_table  # noqa: E402
 from helpers import CHROMIUM_ARGS, Server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
-PLAYERS = {"danger-zone": ["Sterling", "Lana", "Cyril", "Pam", "Cheryl", "Ray"],
-           "blackmail": ["Sterling", "Lana", "Cyril", "Pam"],
-           "assassins": ["Ana", "Bo", "Cy", "Dee"],
-           "generic": ["Ana", "Bo", "Cy", "Dee", "Eli"]}
+PLAYERS = {
+    "danger-zone": ["Sterling", "Lana", "Cyril", "Pam", "Cheryl", "Ray"],
+    "blackmail": ["Sterling", "Lana", "Cyril", "Pam"],
+    "assassins": ["Ana", "Bo", "Cy", "Dee"],
+    "generic": ["Ana", "Bo", "Cy", "Dee", "Eli"],
+}
 
 
 def post(page, kind, **fields):
     """Post one action as this page's viewer, the way its forms do (same cookie, same token)."""
     base, code = page.url.split("/t/")[0], page.url.split("/")[-2]
     token = json.loads(page.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
-    response = page.request.post(f"{base}/t/{code}/act/{kind}",
-                                 form={"csrf": token, "page": "player", **fields},
-                                 headers={"HX-Request": "true", "HX-Target": "live-body",
-                                          "Origin": base})
+    response = page.request.post(
+        f"{base}/t/{code}/act/{kind}",
+        form={"csrf": token, "page": "player", **fields},
+        headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base},
+    )
     assert response.status == 200, (kind, fields, response.text()[:300])
     return response.status
 
@@ -74,16 +77,25 @@ def danger_zone(host, phones):
     danger_zone_round_one(host, phones, ("Archer", "Lana", "Cyril", "Pam", "Cheryl", "Ray"))
     places = state_of(host)["state"]["locations"]
     for phone, place in zip(phones[1:], places * 2):
-        post(phone, "movement.enter", seat=str(seat_of(phone)),
-             location=place if isinstance(place, str) else place["name"])
+        post(
+            phone,
+            "movement.enter",
+            seat=str(seat_of(phone)),
+            location=place if isinstance(place, str) else place["name"],
+        )
     for phone, delta in zip(phones, (3, 1, 4, 2)):
         post(phone, "upper_hand.change", seat=str(seat_of(phone)), delta=str(delta))
 
 
 def blackmail(host, phones):
     """The app deals: the first round under way."""
-    post(host, "game.start", tracking="dealt", first_player=str(seat_of(phones[1])),
-         to=state_of(host)["state"]["to"]["start"])
+    post(
+        host,
+        "game.start",
+        tracking="dealt",
+        first_player=str(seat_of(phones[1])),
+        to=state_of(host)["state"]["to"]["start"],
+    )
 
 
 def assassins(host, phones):
@@ -95,8 +107,7 @@ def assassins(host, phones):
 
 
 # What each game does before the pictures: a game left out is shown as its players sat down.
-PREPARE = {"generic": generic, "danger-zone": danger_zone, "blackmail": blackmail,
-           "assassins": assassins}
+PREPARE = {"generic": generic, "danger-zone": danger_zone, "blackmail": blackmail, "assassins": assassins}
 
 
 def shoot(browser, base_url, game):
@@ -136,8 +147,12 @@ def shoot_tablet(browser, base_url):
     code = start_table(host, base_url, "danger-zone")
     token = json.loads(host.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
     for name in ("Maya", "Jonas", "Priya", "Tom", "Ines"):
-        host.request.post(f"{base_url}/t/{code}/seats", form={"csrf": token, "name": name},
-                          headers={"Origin": base_url}, max_redirects=0)
+        host.request.post(
+            f"{base_url}/t/{code}/seats",
+            form={"csrf": token, "name": name},
+            headers={"Origin": base_url},
+            max_redirects=0,
+        )
     seats = [s["id"] for s in state_of(host)["state"]["seats"]]
     for seat, character in zip(seats, ("Archer", "Lana", "Cyril", "Pam", "Cheryl")):
         post(host, "character.pick", seat=str(seat), character=character)
@@ -184,8 +199,7 @@ def shoot_night(browser, base_url):
     play_again("blackmail")
     post(host, "game.start", first_player=str(seat_of(phones[0])), to=state_of(host)["state"]["to"]["start"])
     for winner in (0, 2, 0, 0):
-        post(host, "round.score", winner=str(seat_of(phones[winner])),
-             to=state_of(host)["state"]["to"]["next_round"])
+        post(host, "round.score", winner=str(seat_of(phones[winner])), to=state_of(host)["state"]["to"]["next_round"])
     play_again("assassins")
     for phone, points in zip(phones, (4, 2, 6, 3)):
         post(phone, "points", seat=str(seat_of(phone)), delta=str(points))
@@ -241,12 +255,12 @@ def main(games):
         server = Server(data).start()
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-                                            args=CHROMIUM_ARGS)
+                browser = p.chromium.launch(
+                    executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
+                )
                 browser.devices = p.devices
                 for game in games:
-                    shots = (SPECIAL[game](browser, server.url) if game in SPECIAL
-                             else shoot(browser, server.url, game))
+                    shots = SPECIAL[game](browser, server.url) if game in SPECIAL else shoot(browser, server.url, game)
                     for path in shots:
                         print(path.relative_to(ROOT))
                 browser.close()

@@ -60,18 +60,24 @@ def current_viewer(table, folded=None):
 def was_removed(table):
     """True when this phone held a seat that the host has since taken off the table."""
     token = request.cookies.get(COOKIE)
-    return bool(token) and current_viewer(table) is None \
-        and holders.token_seat(get_db(), table, token) is not None
+    return bool(token) and current_viewer(table) is None and holders.token_seat(get_db(), table, token) is not None
 
 
 def set_token(response, table, token):
     # Scoped to the table's path: a token is never even sent to another table's pages.
-    response.set_cookie(COOKIE, token, max_age=COOKIE_DAYS * 86400, path=cookie_path(table),
-                        httponly=True, samesite="Lax", secure=request.is_secure)
-
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=COOKIE_DAYS * 86400,
+        path=cookie_path(table),
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
 
 
 # --- game night: following a seat to the next table, the host's device, recovery ----------
+
 
 def follow_token(code, hashed):
     """The token a phone holds at the next table `code`, worked out from the hash of its
@@ -107,7 +113,7 @@ def recovery_code(salt):
     for _ in range(4 * RECOVERY_GROUPS):
         number, digit = divmod(number, len(store.CODE_ALPHABET))
         letters.append(store.CODE_ALPHABET[digit])
-    return "-".join("".join(letters[i:i + 4]) for i in range(0, len(letters), 4))
+    return "-".join("".join(letters[i : i + 4]) for i in range(0, len(letters), 4))
 
 
 def night_host_token(code, newest_hash):
@@ -146,8 +152,15 @@ def remember_host(response, table):
     the device; the list is kept on the server)."""
     token = request.cookies.get(DEVICE_COOKIE) or store.new_token()
     hosts.remember_device_table(get_db(), store.token_hash(token), table)
-    response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_DAYS * 86400, path="/",
-                        httponly=True, samesite="Lax", secure=request.is_secure)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        token,
+        max_age=DEVICE_DAYS * 86400,
+        path="/",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
 
 
 def csrf_token(table):
@@ -248,23 +261,26 @@ class SharedGuessLimiter(GuessLimiter):
 
 def _recent_misses(db, client, window):
     """How many wrong codes this client sent in the last `window` seconds (PostgreSQL)."""
-    return db.execute("SELECT count(*) FROM code_misses WHERE client=?"
-                      " AND at > clock_timestamp() - make_interval(secs => ?)",
-                      (client, float(window))).fetchone()[0]
+    return db.execute(
+        "SELECT count(*) FROM code_misses WHERE client=? AND at > clock_timestamp() - make_interval(secs => ?)",
+        (client, float(window)),
+    ).fetchone()[0]
 
 
 def _record_miss(db, client, window):
     db.execute("INSERT INTO code_misses (client) VALUES (?)", (client,))
     if random.random() < 0.02:  # now and then, forget what is older than the window
-        db.execute("DELETE FROM code_misses WHERE at < clock_timestamp() - make_interval(secs => ?)",
-                   (float(window),))
+        db.execute("DELETE FROM code_misses WHERE at < clock_timestamp() - make_interval(secs => ?)", (float(window),))
 
 
 def guess_limiter():
     limiter = current_app.extensions.get("guess_limiter")
     if limiter is None:
-        limiter = (SharedGuessLimiter(fresh=current_app.config.get("GUESS_COUNT_FRESH_SECONDS", 1.0))
-                   if uses_postgres() else GuessLimiter())
+        limiter = (
+            SharedGuessLimiter(fresh=current_app.config.get("GUESS_COUNT_FRESH_SECONDS", 1.0))
+            if uses_postgres()
+            else GuessLimiter()
+        )
         limiter = current_app.extensions.setdefault("guess_limiter", limiter)
     return limiter
 
@@ -273,7 +289,7 @@ def guess_limiter():
 # A let-in device holds a token of its own in the table's cookie, so it has no seat and no
 # host rights; the host can revoke every let-in device at once (companion.tablet keeps them).
 
-TABLET = {"role": "tablet", "seat": None}            # a device the host let in
+TABLET = {"role": "tablet", "seat": None}  # a device the host let in
 HOST_TABLET = {"role": "tablet-host", "seat": None}  # the host's own device showing the tablet
 LET_IN_MINUTES = 15  # how long a let-in link works before it is opened
 

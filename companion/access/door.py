@@ -64,8 +64,11 @@ def tablet():
     """The device showing the shared tablet (access.HOST_TABLET or TABLET), or 403."""
     device = access.tablet_viewer(g.table)
     if device is None:
-        abort(403, "This device may not open the tablet. The host opens it from the host page "
-                   "on their own device, or lets this device in from there.")
+        abort(
+            403,
+            "This device may not open the tablet. The host opens it from the host page "
+            "on their own device, or lets this device in from there.",
+        )
     return device
 
 

@@ -40,8 +40,10 @@ def _night_idle(db, table, folded):
     (lent, lost, sold) opens nothing of it the day after. The host's token is not bound so."""
     last = folded.log[-1]["at"] if folded.log else None
     if folded.night.get("next") and db is not None and table.night_id is not None:
-        last = db.execute("SELECT max(e.created_at) FROM events e JOIN game_tables t ON t.id=e.table_id"
-                          " WHERE t.night_id=?", (table.night_id,)).fetchone()[0]
+        last = db.execute(
+            "SELECT max(e.created_at) FROM events e JOIN game_tables t ON t.id=e.table_id WHERE t.night_id=?",
+            (table.night_id,),
+        ).fetchone()[0]
     return last is not None and last < _idle_cutoff()
 
 
@@ -51,14 +53,18 @@ _cutoff = [0, ""]  # (the second it was worked out in, the time a day before): e
 def _idle_cutoff():
     second = int(time.time())
     if _cutoff[0] != second:
-        _cutoff[:] = [second, (datetime.now(timezone.utc) - timedelta(days=SEAT_DAYS)).isoformat(timespec="milliseconds")]
+        _cutoff[:] = [
+            second,
+            (datetime.now(timezone.utc) - timedelta(days=SEAT_DAYS)).isoformat(timespec="milliseconds"),
+        ]
     return _cutoff[1]
 
 
 def token_seat(db, table, token):
     """The seat a phone's token was given, seated now or not (a removed phone's, say)."""
-    row = db.execute("SELECT id FROM seats WHERE table_id=? AND token_hash=?",
-                     (table.id, token_hash(token or ""))).fetchone()
+    row = db.execute(
+        "SELECT id FROM seats WHERE table_id=? AND token_hash=?", (table.id, token_hash(token or ""))
+    ).fetchone()
     return row["id"] if row else None
 
 
@@ -66,9 +72,12 @@ def table_and_tokens(db, code):
     """(the table, {token hash: seat} of every phone given a seat there, seated now or not),
     in one query: what a live stream identifies its phone by, read once per version for all
     of them. (None, {}) for no such table."""
-    rows = db.execute("SELECT t.*, s.id AS seat_id, s.token_hash AS seat_hash FROM game_tables t"
-                      " LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash IS NOT NULL"
-                      " WHERE t.code=?", (normalize_code(code),)).fetchall()
+    rows = db.execute(
+        "SELECT t.*, s.id AS seat_id, s.token_hash AS seat_hash FROM game_tables t"
+        " LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash IS NOT NULL"
+        " WHERE t.code=?",
+        (normalize_code(code),),
+    ).fetchall()
     if not rows:
         return None, {}
     return Table.from_row(rows[0]), {r["seat_hash"]: r["seat_id"] for r in rows if r["seat_id"] is not None}

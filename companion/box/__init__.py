@@ -1,4 +1,4 @@
-""""From your box": text a table types in once from its own components.
+""" "From your box": text a table types in once from its own components.
 
 Entries are keyed by game and entry id (a rules-lookup id such as "location-armory", or a
 data entry such as "deck-list"). Bodies are plain text or JSON text; templates escape them.
@@ -40,8 +40,7 @@ def _where(table):
 
 def get(db, game, entry, table=None):
     name, where, args = _where(table)
-    row = db.execute(f"SELECT body FROM {name} WHERE game=? AND entry=?{where}",
-                     (game, entry, *args)).fetchone()
+    row = db.execute(f"SELECT body FROM {name} WHERE game=? AND entry=?{where}", (game, entry, *args)).fetchone()
     return row["body"] if row else None
 
 
@@ -90,15 +89,21 @@ def _forget(table):
 def _store(db, game, entry, body, table):
     if table is None:
         if body:
-            db.execute("INSERT INTO box_entries (game, entry, body, updated_at) VALUES (?, ?, ?, ?)"
-                       " ON CONFLICT (game, entry) DO UPDATE SET body=excluded.body,"
-                       " updated_at=excluded.updated_at", (game, entry, body, now()))
+            db.execute(
+                "INSERT INTO box_entries (game, entry, body, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game, entry) DO UPDATE SET body=excluded.body,"
+                " updated_at=excluded.updated_at",
+                (game, entry, body, now()),
+            )
         else:
             db.execute("DELETE FROM box_entries WHERE game=? AND entry=?", (game, entry))
     elif body:
-        db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at) VALUES (?, ?, ?, ?, ?)"
-                   " ON CONFLICT (table_id, game, entry) DO UPDATE SET body=excluded.body,"
-                   " updated_at=excluded.updated_at", (table.id, game, entry, body, now()))
+        db.execute(
+            "INSERT INTO table_box (table_id, game, entry, body, updated_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, game, entry) DO UPDATE SET body=excluded.body,"
+            " updated_at=excluded.updated_at",
+            (table.id, game, entry, body, now()),
+        )
     else:
         db.execute("DELETE FROM table_box WHERE table_id=? AND game=? AND entry=?", (table.id, game, entry))
 
@@ -115,8 +120,10 @@ def put(db, game, entry, body, table=None):
 def export(db, table=None):
     name, where, args = _where(table)
     rows = db.execute(f"SELECT game, entry, body FROM {name} WHERE 1=1{where} ORDER BY game, entry", args)
-    return {"table_companion_box": 1,
-            "entries": [{"game": r["game"], "entry": r["entry"], "body": r["body"]} for r in rows]}
+    return {
+        "table_companion_box": 1,
+        "entries": [{"game": r["game"], "entry": r["entry"], "body": r["body"]} for r in rows],
+    }
 
 
 def import_json(db, text, table=None):
@@ -129,8 +136,9 @@ def import_json(db, text, table=None):
     for item in entries:
         if not isinstance(item, dict):
             raise RuleError("That file has an entry the app cannot read.")
-        checked.append((item.get("game"), item.get("entry"),
-                        _check(item.get("game"), item.get("entry"), item.get("body"))))
+        checked.append(
+            (item.get("game"), item.get("entry"), _check(item.get("game"), item.get("entry"), item.get("body")))
+        )
     with transaction(db):
         for game, entry, body in checked:
             if body:

@@ -1,4 +1,4 @@
-""""From your box" text as people type it: checked before it is stored, and read back.
+""" "From your box" text as people type it: checked before it is stored, and read back.
 
 What a table may type is what the rules lookup marks "printed on your component" (its
 "missing" entries). The Age of Assassins deck list is kept as JSON for the ghost deal;
@@ -42,9 +42,14 @@ def box_items(db, game=None, table=None):
         if game and row["game"] != game:
             continue
         shipped = rules.get(row["game"], row["entry"])
-        items.append({"game": row["game"], "id": row["entry"],
-                      "title": shipped["title"] if shipped else row["entry"],
-                      "body": readable(row["game"], row["entry"], row["body"])})
+        items.append(
+            {
+                "game": row["game"],
+                "id": row["entry"],
+                "title": shipped["title"] if shipped else row["entry"],
+                "body": readable(row["game"], row["entry"], row["body"]),
+            }
+        )
     return items
 
 
@@ -71,8 +76,7 @@ def dice_text(text):
     """Skill dice typed for a Danger Zone character, in the one form the odds helper reads."""
     found = dz.parse_typed_dice(text)
     if set(found) != set(dz.SKILLS):
-        raise RuleError("Type all four skills with their dice, 1 to 3 each: "
-                        "Booze N, Guns N, Sex N, Smarts N.")
+        raise RuleError("Type all four skills with their dice, 1 to 3 each: Booze N, Guns N, Sex N, Smarts N.")
     return ", ".join(f"{skill} {found[skill]}" for skill in dz.SKILLS)
 
 
@@ -110,8 +114,10 @@ def import_box(db, text):
             raise RuleError(f"Entry {n} in that file needs a game, an entry and a text.")
         game, entry = item["game"], item["entry"]
         if not box_entry(game, entry):
-            raise RuleError(f"Entry {n} in that file is for “{game[:40]} / {entry[:80]}”, which is not "
-                            "something the rules lookup asks for.")
+            raise RuleError(
+                f"Entry {n} in that file is for “{game[:40]} / {entry[:80]}”, which is not "
+                "something the rules lookup asks for."
+            )
         try:
             body = checked_text(game, entry, item["body"])
         except RuleError as error:

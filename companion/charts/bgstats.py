@@ -48,14 +48,24 @@ def play(result, chart, location=None, game_name=None, tz=None):
     ranks = places(result["scores"], chart["tie_order"] if result["winners"] else None)
     players = []
     for row in result["scores"]:
-        player = {"name": row["name"], "score": row["value"], "winner": bool(row["won"]),
-                  "rank": ranks[row["seat"]], "startPlayer": row["seat"] == chart["start_seat"],
-                  "sourcePlayerId": player_id(row["name"])}
+        player = {
+            "name": row["name"],
+            "score": row["value"],
+            "winner": bool(row["won"]),
+            "rank": ranks[row["seat"]],
+            "startPlayer": row["seat"] == chart["start_seat"],
+            "sourcePlayerId": player_id(row["name"]),
+        }
         if slug == danger_zone.SLUG and row.get("character"):
             player["role"] = row["character"]
         players.append(player)
-    data = {"sourceName": SOURCE_NAME, "sourcePlayId": play_id(result["table"], chart["number"]),
-            "game": game, "playDate": local_time(result["started_at"], tz), "players": players}
+    data = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play_id(result["table"], chart["number"]),
+        "game": game,
+        "playDate": local_time(result["started_at"], tz),
+        "players": players,
+    }
     if result["minutes"] is not None:
         data["durationMin"] = result["minutes"]
     if location and location.strip():
@@ -93,8 +103,12 @@ def places(rows, tie_order=None):
     for row in rows:
         ahead = [other for other in rows if other["value"] > row["value"]]
         if tie_order is not None:
-            ahead += [other for other in rows if other["value"] == row["value"]
-                      and position.get(other["seat"], len(position)) < position.get(row["seat"], len(position))]
+            ahead += [
+                other
+                for other in rows
+                if other["value"] == row["value"]
+                and position.get(other["seat"], len(position)) < position.get(row["seat"], len(position))
+            ]
         ranks[row["seat"]] = len(ahead) + 1
     return ranks
 

@@ -66,8 +66,9 @@ class _Log:
     def __init__(self, game, options, events):
         self.table = store.Table(0, "", game, "", None, dict(options or {}))
         self.events = events
-        self.folded = store.Folded(0, self.table.module.new_state(self.table.options), [],
-                                   store._voided(events), {}, {})
+        self.folded = store.Folded(
+            0, self.table.module.new_state(self.table.options), [], store._voided(events), {}, {}
+        )
 
     @property
     def state(self):
@@ -87,10 +88,24 @@ class _Log:
 
 class _Chart:
     def __init__(self, game, number, unit, line):
-        self.data = {"game": game, "number": number, "measure": MEASURES.get(game, MEASURES["generic"])[1],
-                     "unit": unit, "line": line, "steps": [], "seats": [], "preliminary": [],
-                     "round_winners": [], "leaders": [], "lead_changes": [], "winners": [],
-                     "finished": False, "start_seat": None, "tie_order": None, "note": ""}
+        self.data = {
+            "game": game,
+            "number": number,
+            "measure": MEASURES.get(game, MEASURES["generic"])[1],
+            "unit": unit,
+            "line": line,
+            "steps": [],
+            "seats": [],
+            "preliminary": [],
+            "round_winners": [],
+            "leaders": [],
+            "lead_changes": [],
+            "winners": [],
+            "finished": False,
+            "start_seat": None,
+            "tie_order": None,
+            "note": "",
+        }
         self.names, self.order, self.present = {}, [], []
         self.lines = {"seats": {}, "preliminary": {}}
 
@@ -124,12 +139,18 @@ class _Chart:
     def chart(self):
         data = self.data
         ids = [s for s in self.order if s in self.lines["seats"] or s in self.present]
-        data["seats"] = [{"seat": s, "name": self.names[s], "ghost": False,
-                          "points": self.lines["seats"].get(s, [])} for s in ids]
+        data["seats"] = [
+            {"seat": s, "name": self.names[s], "ghost": False, "points": self.lines["seats"].get(s, [])} for s in ids
+        ]
         data["preliminary"] = [
-            {"seat": s, "name": GHOST_NAME if s == assassins.GHOST else self.names[s],
-             "ghost": s == assassins.GHOST, "points": points}
-            for s, points in sorted(self.lines["preliminary"].items(), key=lambda item: item[0] == assassins.GHOST)]
+            {
+                "seat": s,
+                "name": GHOST_NAME if s == assassins.GHOST else self.names[s],
+                "ghost": s == assassins.GHOST,
+                "points": points,
+            }
+            for s, points in sorted(self.lines["preliminary"].items(), key=lambda item: item[0] == assassins.GHOST)
+        ]
         data["leaders"], data["lead_changes"] = _leads(data)
         return data
 
@@ -163,10 +184,12 @@ def _danger_zone(log):
         chart.seen(after)
         if before["phase"] == danger_zone.SETUP and after["phase"] != danger_zone.SETUP:
             chart.data["start_seat"] = after["round_initiative"]  # the Initiative Token opens round 1
-        for point in after["race"][len(before["race"]):]:
+        for point in after["race"][len(before["race"]) :]:
             label = START if point["round"] == 0 else f"{ROUND} {point['round']}"
-            chart.step(label, [(s["id"], point["upper_hand"][s["id"]]) for s in after["seats"]
-                               if s["id"] in point["upper_hand"]])
+            chart.step(
+                label,
+                [(s["id"], point["upper_hand"][s["id"]]) for s in after["seats"] if s["id"] in point["upper_hand"]],
+            )
     state = log.state
     chart.seen(state)
     chart.end(bool(state["winners"]), state["winners"])
@@ -226,8 +249,9 @@ def _assassins(log):
             preliminary = [(row["seat"], row["points"]) for row in record["banked"]]
             if assassins.has_ghost(before):
                 preliminary.append((assassins.GHOST, before["ghost"]["preliminary"]))
-            chart.step(f"{ROUND} {record['round']}", [(row["seat"], row["real"]) for row in record["banked"]],
-                       preliminary)
+            chart.step(
+                f"{ROUND} {record['round']}", [(row["seat"], row["real"]) for row in record["banked"]], preliminary
+            )
     state = log.state
     chart.seen(state)
     outcome = assassins.outcome(state)

@@ -36,8 +36,11 @@ def _ended(db, table, folded):
     if not chart["finished"]:
         return None  # left unfinished when the night moved on
     result = records.table_games(db, table, folded)[-1]
-    return {"number": chart["number"], "web": bgstats.links(bgstats.play(result, chart))["web"],
-            "drawn": svg.drawing(chart, f"end-chart-{chart['number']}")}
+    return {
+        "number": chart["number"],
+        "web": bgstats.links(bgstats.play(result, chart))["web"],
+        "drawn": svg.drawing(chart, f"end-chart-{chart['number']}"),
+    }
 
 
 def clear():
@@ -49,8 +52,13 @@ def night_games(db, night):
     until it ended)}. A play keeps its table's own game number, so a second tap (or the same
     game seen from a later table) is the same play in BG Stats."""
     per_table = {t.code: list(zip(series.table_charts(db, t), bgstats.table_plays(db, t))) for t in night["tables"]}
-    return [{"drawn": svg.drawing(chart, f"night-chart-{game['number']}") if len(chart["steps"]) > 1 else None,
-             "web": play["web"]} for game, (chart, play) in _per_game(night, per_table)]
+    return [
+        {
+            "drawn": svg.drawing(chart, f"night-chart-{game['number']}") if len(chart["steps"]) > 1 else None,
+            "web": play["web"],
+        }
+        for game, (chart, play) in _per_game(night, per_table)
+    ]
 
 
 def night_charts(db, night):

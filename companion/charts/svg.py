@@ -18,19 +18,21 @@ LEFT, TOP, BOTTOM = 30, 14, 38
 # The right margin holds each seat's name and last value at its line's end: as wide as the
 # widest of them needs, within these bounds (at most, the plot keeps 190 of the 360).
 MIN_RIGHT, MAX_RIGHT = 44, 140
-LABEL_X, LABEL_EDGE = 8, 4                      # from the line's end to its name; from the name to the edge
-NAME_CHARS = 10                                 # a longer name is cut at the line end, whole elsewhere
-LABEL_GAP = 16                                  # between names at the right edge, so tied lines stay readable
-NUDGE = 1.5                                     # between seats' lines where their values are equal
-MOST_TICKS = 12                                 # step labels along the bottom; more steps label every k-th
-MOST_MARKERS = 24                               # past this many steps only a line's last point is marked
-MOST_STEPS_IN_WORDS = 16                        # past this the words tell only where the lead changed
-SEAT_STYLES = 8                                 # charts.css has --chart-0 … --chart-7
+LABEL_X, LABEL_EDGE = 8, 4  # from the line's end to its name; from the name to the edge
+NAME_CHARS = 10  # a longer name is cut at the line end, whole elsewhere
+LABEL_GAP = 16  # between names at the right edge, so tied lines stay readable
+NUDGE = 1.5  # between seats' lines where their values are equal
+MOST_TICKS = 12  # step labels along the bottom; more steps label every k-th
+MOST_MARKERS = 24  # past this many steps only a line's last point is marked
+MOST_STEPS_IN_WORDS = 16  # past this the words tell only where the lead changed
+SEAT_STYLES = 8  # charts.css has --chart-0 … --chart-7
 DASHES = ("", "7 4", "2 3", "10 3 2 3", "4 2", "12 5", "1 4", "6 2 2 2")
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "cross", "plus", "ring")
-GOALS = {"danger-zone": "The first to reach {n} Upper Hand wins.",
-         "blackmail": "{n} Victory Points win the game.",
-         "assassins": "Reaching {n} real points ends the game."}
+GOALS = {
+    "danger-zone": "The first to reach {n} Upper Hand wins.",
+    "blackmail": "{n} Victory Points win the game.",
+    "assassins": "Reaching {n} real points ends the game.",
+}
 GOAL_LABELS = {"danger-zone": "{n} wins", "blackmail": "{n} wins", "assassins": "{n} ends it"}
 
 
@@ -42,10 +44,16 @@ def drawing(chart, chart_id):
     right = _right_margin(chart)  # one for both drawings, so their rounds line up
     preliminary = None
     if chart["preliminary"]:
-        preliminary = _svg(chart, chart["preliminary"], f"{chart_id}-pre",
-                           "Preliminary points as each round was banked", None, right)
-    return {"id": chart_id, "title": title, "svg": _svg(chart, chart["seats"], chart_id, title, chart["line"], right),
-            "preliminary": preliminary, "words": words(chart)}
+        preliminary = _svg(
+            chart, chart["preliminary"], f"{chart_id}-pre", "Preliminary points as each round was banked", None, right
+        )
+    return {
+        "id": chart_id,
+        "title": title,
+        "svg": _svg(chart, chart["seats"], chart_id, title, chart["line"], right),
+        "preliminary": preliminary,
+        "words": words(chart),
+    }
 
 
 def title_of(chart):
@@ -54,6 +62,7 @@ def title_of(chart):
 
 
 # --- drawing ------------------------------------------------------------------------------
+
 
 def _svg(chart, lines, svg_id, title, line, right):
     steps = chart["steps"]
@@ -67,26 +76,38 @@ def _svg(chart, lines, svg_id, title, line, right):
     def y(value):
         return round(TOP + inner_h * (high - value) / (high - low), 1)
 
-    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}"'
-            f' role="img" aria-labelledby="{svg_id}-title" aria-describedby="{svg_id}-words" focusable="false">'),
-           f'<title id="{svg_id}-title">{escape(title)}</title>',
-           '<g class="chart-axes" fill="currentColor" font-size="15">']
+    out = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}"'
+            f' role="img" aria-labelledby="{svg_id}-title" aria-describedby="{svg_id}-words" focusable="false">'
+        ),
+        f'<title id="{svg_id}-title">{escape(title)}</title>',
+        '<g class="chart-axes" fill="currentColor" font-size="15">',
+    ]
     for value in range(low, high + 1, every):
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(value)}" y2="{y(value)}" stroke="currentColor"'
-                   f' stroke-opacity="{".4" if value == 0 and low < 0 else ".15"}"/>'
-                   f'<text x="{LEFT - 6}" y="{y(value) + 5}" text-anchor="end" fill-opacity=".75">{value}</text>')
+        out.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(value)}" y2="{y(value)}" stroke="currentColor"'
+            f' stroke-opacity="{".4" if value == 0 and low < 0 else ".15"}"/>'
+            f'<text x="{LEFT - 6}" y="{y(value) + 5}" text-anchor="end" fill-opacity=".75">{value}</text>'
+        )
     ticks = max(1, math.ceil(len(steps) / MOST_TICKS))
     for step in range(len(steps)):
         if step % ticks == 0 or step == len(steps) - 1:
-            out.append(f'<text x="{x(step)}" y="{HEIGHT - BOTTOM + 19}" text-anchor="middle"'
-                       f' fill-opacity=".75">{escape(_tick(steps[step], step))}</text>')
-    out.append(f'<text x="{LEFT + inner_w / 2}" y="{HEIGHT - 2}" text-anchor="middle" font-size="13"'
-               f' fill-opacity=".75">{escape(chart["unit"])}</text></g>')
+            out.append(
+                f'<text x="{x(step)}" y="{HEIGHT - BOTTOM + 19}" text-anchor="middle"'
+                f' fill-opacity=".75">{escape(_tick(steps[step], step))}</text>'
+            )
+    out.append(
+        f'<text x="{LEFT + inner_w / 2}" y="{HEIGHT - 2}" text-anchor="middle" font-size="13"'
+        f' fill-opacity=".75">{escape(chart["unit"])}</text></g>'
+    )
     if line is not None:
         label = GOAL_LABELS.get(chart["game"], "{n}").format(n=line)
-        out.append(f'<g class="chart-goal"><line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(line)}" y2="{y(line)}"'
-                   f' stroke="currentColor" stroke-opacity=".6" stroke-width="2" stroke-dasharray="6 4"/><text x="{LEFT + 4}"'
-                   f' y="{y(line) - 5}" font-size="13" fill="currentColor">{escape(label)}</text></g>')
+        out.append(
+            f'<g class="chart-goal"><line x1="{LEFT}" x2="{WIDTH - right}" y1="{y(line)}" y2="{y(line)}"'
+            f' stroke="currentColor" stroke-opacity=".6" stroke-width="2" stroke-dasharray="6 4"/><text x="{LEFT + 4}"'
+            f' y="{y(line) - 5}" font-size="13" fill="currentColor">{escape(label)}</text></g>'
+        )
     drawn = [seat for seat in lines if seat["points"]]
     won = {(step, seat) for step, seats in chart["round_winners"] for seat in seats}
     labels = _spread([y(seat["points"][-1][1]) for seat in drawn])
@@ -94,8 +115,18 @@ def _svg(chart, lines, svg_id, title, line, right):
     for index, seat in enumerate(drawn):
         nudge = round((index - (len(drawn) - 1) / 2) * NUDGE, 1)
         points = [(x(step), round(y(value) + nudge, 1), step, value) for step, value in seat["points"]]
-        out.append(_line(chart, seat, style.get(seat["seat"], index), points, labels[index], won,
-                         marked=len(steps) <= MOST_MARKERS, right=right))
+        out.append(
+            _line(
+                chart,
+                seat,
+                style.get(seat["seat"], index),
+                points,
+                labels[index],
+                won,
+                marked=len(steps) <= MOST_MARKERS,
+                right=right,
+            )
+        )
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -106,19 +137,28 @@ def _line(chart, seat, index, points, label_y, won, marked, right):
     dash = "1 4" if seat["ghost"] else DASHES[index % len(DASHES)]
     marker = "ring" if seat["ghost"] else MARKERS[index % len(MARKERS)]
     name = escape(seat["name"])
-    out = [(f'<g class="{style}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"'
-            f' stroke-linecap="round"><title>{name}</title>')]
+    out = [
+        (
+            f'<g class="{style}" fill="none" stroke="currentColor" stroke-width="3" stroke-linejoin="round"'
+            f' stroke-linecap="round"><title>{name}</title>'
+        )
+    ]
     if len(points) > 1:
-        out.append(f'<polyline points="{" ".join(f"{px},{py}" for px, py, _, _ in points)}"'
-                   + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+        out.append(
+            f'<polyline points="{" ".join(f"{px},{py}" for px, py, _, _ in points)}"'
+            + (f' stroke-dasharray="{dash}"' if dash else "")
+            + "/>"
+        )
     for px, py, step, value in points if marked else points[-1:]:
         tip = f"{seat['name']}: {value} {_when(chart['steps'][step]).lower()}"
         out.append(f'<path d="{_marker(marker, px, py)}"{_marker_paint(marker)}><title>{escape(tip)}</title></path>')
         if (step, seat["seat"]) in won:
             out.append(f'<circle class="chart-won" cx="{px}" cy="{py}" r="8" stroke-width="1.5"/>')
     label = _label(seat["name"], points[-1][3], right - LABEL_X - LABEL_EDGE)
-    out.append(f'<text x="{WIDTH - right + LABEL_X}" y="{label_y + 5}" fill="currentColor" stroke="none"'
-               f' font-size="{LABEL_SIZE}" font-weight="700">{escape(label)}</text></g>')
+    out.append(
+        f'<text x="{WIDTH - right + LABEL_X}" y="{label_y + 5}" fill="currentColor" stroke="none"'
+        f' font-size="{LABEL_SIZE}" font-weight="700">{escape(label)}</text></g>'
+    )
     return "".join(out)
 
 
@@ -127,18 +167,24 @@ def _line(chart, seat, index, points, label_y, won, marked, right):
 LABEL_SIZE = 15
 # Advance widths in em, a little over DejaVu Sans Bold's (the page's last font before
 # sans-serif, wider than the system fonts before it), so a name measured here fits in any.
-_EM = {**dict.fromkeys("iljI.,:;'|!", .38), **dict.fromkeys("ftr-()", .52), **dict.fromkeys("mwMW@%", 1.1),
-       **dict.fromkeys("0123456789", .7), " ": .35, "…": 1.0}
+_EM = {
+    **dict.fromkeys("iljI.,:;'|!", 0.38),
+    **dict.fromkeys("ftr-()", 0.52),
+    **dict.fromkeys("mwMW@%", 1.1),
+    **dict.fromkeys("0123456789", 0.7),
+    " ": 0.35,
+    "…": 1.0,
+}
 
 
 def _width(text, size=LABEL_SIZE):
-    return size * sum(_EM.get(c, .86 if c.isupper() else .72) for c in text)
+    return size * sum(_EM.get(c, 0.86 if c.isupper() else 0.72) for c in text)
 
 
 def _label(name, value, room):
-    """"Name 12": the name whole up to NAME_CHARS, else cut with "…", and cut more only if
+    """ "Name 12": the name whole up to NAME_CHARS, else cut with "…", and cut more only if
     even the widest margin has no room for it."""
-    short = name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+    short = name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
     while _width(f"{short} {value}") > room and len(short.removesuffix("…")) > 1:
         short = short.removesuffix("…")[:-1].rstrip() + "…"
     return f"{short} {value}"
@@ -146,8 +192,12 @@ def _label(name, value, room):
 
 def _right_margin(chart):
     """Room at the right edge for the widest name and value of either drawing."""
-    ends = [(seat["name"], seat["points"][-1][1]) for kind in ("seats", "preliminary")
-            for seat in chart[kind] if seat["points"]]
+    ends = [
+        (seat["name"], seat["points"][-1][1])
+        for kind in ("seats", "preliminary")
+        for seat in chart[kind]
+        if seat["points"]
+    ]
     widest = max((_width(_label(name, value, math.inf)) for name, value in ends), default=0)
     return min(MAX_RIGHT, max(MIN_RIGHT, math.ceil(widest) + LABEL_X + LABEL_EDGE))
 
@@ -159,7 +209,7 @@ def _marker(kind, x, y, r=4.5):
         return f"M{x - r},{y - r}h{2 * r}v{2 * r}h{-2 * r}z"
     if kind in ("triangle", "down"):
         tip = -1.2 * r if kind == "triangle" else 1.2 * r
-        return f"M{x},{round(y + tip, 1)}L{round(x + 1.1 * r, 1)},{round(y - tip * .7, 1)}L{round(x - 1.1 * r, 1)},{round(y - tip * .7, 1)}z"
+        return f"M{x},{round(y + tip, 1)}L{round(x + 1.1 * r, 1)},{round(y - tip * 0.7, 1)}L{round(x - 1.1 * r, 1)},{round(y - tip * 0.7, 1)}z"
     if kind == "diamond":
         d = round(1.3 * r, 1)
         return f"M{x},{round(y - d, 1)}L{round(x + d, 1)},{y}L{x},{round(y + d, 1)}L{round(x - d, 1)},{y}z"
@@ -176,8 +226,7 @@ def _marker_paint(kind):
 def _scale(values):
     """(low, high, grid step): whole numbers, 0 always in view, at most six grid lines."""
     low, high = min([0] + values), max([1] + values)
-    every = next(n for n in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9)
-                 if (high - low) / n <= 5)
+    every = next(n for n in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if (high - low) / n <= 5)
     return math.floor(low / every) * every, math.ceil(high / every) * every, every
 
 
@@ -195,7 +244,7 @@ def _spread(ys):
 
 
 def _tick(label, step):
-    """"Start" is 0 along the bottom, "Round 3" is 3, a game under way ends on "now"."""
+    """ "Start" is 0 along the bottom, "Round 3" is 3, a game under way ends on "now"."""
     if step == 0 and label == "Start":
         return "0"
     if label.endswith("so far"):
@@ -204,6 +253,7 @@ def _tick(label, step):
 
 
 # --- the same in words --------------------------------------------------------------------
+
 
 def words(chart):
     """Who led after each step and where the lead changed, in a few sentences."""
@@ -242,14 +292,21 @@ def words(chart):
                 out.append(f"{when} {who} {'led' if before is None else 'took the lead'} with {amount}.")
         before, level = row["seats"], len(row["seats"]) > 1 and len(row["seats"]) == seated.get(step)
     if any(seat["ghost"] for seat in chart["preliminary"]):
-        out.append("The ghost's preliminary points are drawn apart, with the players' preliminary points: "
-                   "she never banks real points and never wins.")
+        out.append(
+            "The ghost's preliminary points are drawn apart, with the players' preliminary points: "
+            "she never banks real points and never wins."
+        )
     if chart["note"]:
         out.append(chart["note"])
     elif chart["finished"] and chart["winners"]:
-        top = max((v for seat in chart["seats"] if seat["seat"] in chart["winners"] for _, v in seat["points"][-1:]),
-                  default=None)
-        out.append(f"{_and([names.get(s, 'a player who left') for s in chart['winners']])} won" + (f" with {_amount(top, measure)}." if top is not None else "."))
+        top = max(
+            (v for seat in chart["seats"] if seat["seat"] in chart["winners"] for _, v in seat["points"][-1:]),
+            default=None,
+        )
+        out.append(
+            f"{_and([names.get(s, 'a player who left') for s in chart['winners']])} won"
+            + (f" with {_amount(top, measure)}." if top is not None else ".")
+        )
     elif chart["finished"]:
         out.append("Nobody won.")
     return " ".join(out)
@@ -259,7 +316,7 @@ def _when(label):
     if label == "Start":
         return "At the start"
     if label.endswith(" so far"):
-        return f"So far in {label[:-len(' so far')].lower()}"
+        return f"So far in {label[: -len(' so far')].lower()}"
     return f"After {label.lower()}"
 
 

@@ -124,8 +124,14 @@ def _pool():
                 if pool is not None and pool.key[-1] == os.getpid():
                     pool.close()
                 pool = current_app.extensions["db_pool"] = (
-                    _PgPool(url, current_app.config.get("DATABASE_POOL_SIZE", 10),
-                             current_app.config.get("DATABASE_WAIT_SECONDS")) if url else _Pool(*key))
+                    _PgPool(
+                        url,
+                        current_app.config.get("DATABASE_POOL_SIZE", 10),
+                        current_app.config.get("DATABASE_WAIT_SECONDS"),
+                    )
+                    if url
+                    else _Pool(*key)
+                )
     return pool
 
 
@@ -237,8 +243,7 @@ def insert_event(conn, columns, values):
     was drawn with the lock, and the row goes with the COMMIT (one round trip for both)."""
     if isinstance(conn, PgConn) and conn.next_event_id is not None:
         return conn.defer_event(columns, values)
-    return insert(conn, f"INSERT INTO events ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                  values)
+    return insert(conn, f"INSERT INTO events ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", values)
 
 
 NOTIFY_BYTES = 7000  # PostgreSQL takes a payload of up to 8000 bytes
@@ -254,11 +259,11 @@ def notify_change(conn, table_id, version, step=None):
     payload = f"{int(table_id)} {int(version)}"
     if step is not None:
         before, event = step
-        told = json.dumps({key: event[key] for key in ("id", "kind", "data", "at", "action_id")}
-                          | {"by": event["by"]})
+        told = json.dumps({key: event[key] for key in ("id", "kind", "data", "at", "action_id")} | {"by": event["by"]})
         if len(told) < NOTIFY_BYTES:
             payload += f" {int(before)} {told}"
     from psycopg.sql import Literal
+
     # sent with the COMMIT, in the same round trip
     conn.notify = f"SELECT pg_notify('{CHANNEL}' || current_schema(), {Literal(payload).as_string(conn.raw)})"
 

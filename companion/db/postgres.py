@@ -14,7 +14,7 @@ from companion.db.schema import PG_MIGRATIONS, PG_SCHEMA_VERSION, WRITE_WAIT_SEC
 _migrated = set()  # databases this process has brought up to date
 
 CHANNEL = "companion_"  # + the schema: two apps in two schemas of one database never mix
-TABLE_LOCK = 19         # the advisory locks' first key: this app's, per table (the second)
+TABLE_LOCK = 19  # the advisory locks' first key: this app's, per table (the second)
 MIGRATION_LOCK = 0
 
 
@@ -34,6 +34,7 @@ def shown_url(url):
 
 class Row:
     """A result row read by name or by position, as sqlite3.Row is."""
+
     __slots__ = ("_values", "_names")
 
     def __init__(self, values, names):
@@ -88,13 +89,16 @@ class PgConn:
         """Hold back the INSERT of a table's new event (under the id drawn with its lock)
         until the next statement or the COMMIT, whichever comes first."""
         event_id, self.next_event_id = self.next_event_id, None
-        self.deferred = (f"INSERT INTO events (id, {', '.join(columns)})"
-                         f" VALUES ({', '.join(['%s'] * (len(columns) + 1))})", (event_id, *values))
+        self.deferred = (
+            f"INSERT INTO events (id, {', '.join(columns)}) VALUES ({', '.join(['%s'] * (len(columns) + 1))})",
+            (event_id, *values),
+        )
         return event_id
 
     @property
     def in_transaction(self):
         from psycopg.pq import TransactionStatus
+
         return self.raw.info.transaction_status != TransactionStatus.IDLE
 
     @property
@@ -112,6 +116,7 @@ class _pg_transaction:
     def __enter__(self):
         if self.conn.in_transaction:
             import psycopg
+
             raise psycopg.OperationalError("cannot start a transaction within a transaction")
         self.conn.notify = self.conn.next_event_id = self.conn.deferred = None
         # One round trip (integers only, so no parameters needed): each one costs a wake-up
@@ -119,8 +124,10 @@ class _pg_transaction:
         # draws its event's id there, under the lock, so ids rise in the order of commits.
         begin = ["BEGIN"]
         if self.table_id is not None:  # waits at most lock_timeout (_configure)
-            begin += [f"SELECT pg_advisory_xact_lock({TABLE_LOCK}, {int(self.table_id)})",
-                      "SELECT nextval(pg_get_serial_sequence('events', 'id'))"]
+            begin += [
+                f"SELECT pg_advisory_xact_lock({TABLE_LOCK}, {int(self.table_id)})",
+                "SELECT nextval(pg_get_serial_sequence('events', 'id'))",
+            ]
         if self.read:
             begin.append(self.read)
         try:
@@ -146,6 +153,7 @@ class _pg_transaction:
             try:
                 if deferred:  # the event, its NOTIFY and the COMMIT: one round trip
                     import psycopg
+
                     sql, values = deferred
                     psycopg.ClientCursor(self.conn.raw).execute(f"{sql}; {end.replace('%', '%%')}", values)
                 else:
@@ -176,6 +184,7 @@ def _configure(raw):
 def connect_url(url, timeout=5, **params):
     """One PostgreSQL connection (tests and the start-up check use this; requests use the pool)."""
     import psycopg
+
     raw = psycopg.connect(url, autocommit=True, row_factory=_row_factory, connect_timeout=timeout, **params)
     _configure(raw)
     return PgConn(raw)
@@ -201,9 +210,11 @@ def migrate_pg(conn):
         conn.execute("SELECT pg_advisory_unlock(?, ?)", (TABLE_LOCK, MIGRATION_LOCK))
 
 
-MISSING = ("--database needs psycopg, which is not installed here. Install the app with its "
-           "PostgreSQL part: pipx install 'table-companion[postgresql]' (in a checkout: "
-           ".venv/bin/pip install -e '.[postgresql]'). Leave out --database to keep SQLite in the data dir.")
+MISSING = (
+    "--database needs psycopg, which is not installed here. Install the app with its "
+    "PostgreSQL part: pipx install 'table-companion[postgresql]' (in a checkout: "
+    ".venv/bin/pip install -e '.[postgresql]'). Leave out --database to keep SQLite in the data dir."
+)
 
 
 class DatabaseUnavailable(Exception):
@@ -215,7 +226,8 @@ def check_database(url):
     if not is_postgres_url(url):
         raise DatabaseUnavailable(
             f"--database takes a PostgreSQL address such as postgresql://companion@localhost/companion, "
-            f"not {url!r}. Leave it out to keep SQLite in the data dir.")
+            f"not {url!r}. Leave it out to keep SQLite in the data dir."
+        )
     try:
         import psycopg
         import psycopg_pool  # noqa: F401  the requests' pool
@@ -227,12 +239,14 @@ def check_database(url):
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise DatabaseUnavailable(
             f"Cannot reach the database at {shown_url(url)}: {reason}. "
-            f"Check that PostgreSQL is running and that the address, user and database are right.") from None
+            f"Check that PostgreSQL is running and that the address, user and database are right."
+        ) from None
     try:
         migrate_pg(conn)
     except (psycopg.Error, RuntimeError) as error:
-        raise DatabaseUnavailable(f"The database at {shown_url(url)} cannot be used: "
-                                  f"{str(error).strip().splitlines()[0]}.") from None
+        raise DatabaseUnavailable(
+            f"The database at {shown_url(url)} cannot be used: {str(error).strip().splitlines()[0]}."
+        ) from None
     finally:
         conn.close()
 
@@ -243,6 +257,7 @@ class _PgPool:
 
     def __init__(self, url, size=10, wait=None):
         from psycopg_pool import ConnectionPool
+
         self.key = (url, os.getpid())
         self.url = url
         self.used = {}  # id(connection) -> when it was last given back
@@ -254,11 +269,17 @@ class _PgPool:
                 conn.close()
             _migrated.add(url)
         self.pool = ConnectionPool(
-            url, min_size=min(2, size), max_size=size, open=True,
+            url,
+            min_size=min(2, size),
+            max_size=size,
+            open=True,
             timeout=WRITE_WAIT_SECONDS / 2 if wait is None else wait,
             kwargs={"autocommit": True, "row_factory": _row_factory, "connect_timeout": 5},
-            configure=_configure, check=self._check,
-            reconnect_timeout=24 * 3600, name="companion")
+            configure=_configure,
+            check=self._check,
+            reconnect_timeout=24 * 3600,
+            name="companion",
+        )
 
     CHECK_AFTER = 5.0  # seconds idle after which a connection is pinged before use
 
@@ -267,6 +288,7 @@ class _PgPool:
         one in steady use is not (a round trip per request). A connection that died a moment
         ago fails its request with a 503, and is then thrown away."""
         from psycopg_pool import ConnectionPool
+
         if time.monotonic() - self.used.get(id(raw), 0) > self.CHECK_AFTER:
             ConnectionPool.check_connection(raw)
 
@@ -316,6 +338,7 @@ class ChangeListener:
 
     def _run(self):
         import psycopg
+
         pause = 0.1
         while not self._stop:
             try:
@@ -356,9 +379,8 @@ class ChangeListener:
         ids = list(self.watched())
         if not ids:
             return
-        rows = conn.execute("SELECT table_id, max(id) FROM events WHERE table_id = ANY(?)"
-                            " GROUP BY table_id", (ids,)).fetchall()
+        rows = conn.execute(
+            "SELECT table_id, max(id) FROM events WHERE table_id = ANY(?) GROUP BY table_id", (ids,)
+        ).fetchall()
         for table_id, version in rows:
             self.on_change(table_id, version)
-
-

@@ -28,9 +28,9 @@ class NotAllowed(RuleError):
 # A game declares WHO = {kind: HOST | OWN} (any other kind: ANY) and DRAWN, the kinds whose
 # outcome the app drew at random. Undoing an entry needs the right to post it; undoing a
 # drawn outcome would let a player pick which draw counts, so only the host may, as a redo.
-HOST = "host"   # the host only
-OWN = "own"     # the seat the entry concerns (its data's "seat", else whoever posted it), or the host
-ANY = "any"     # any seat, and the host
+HOST = "host"  # the host only
+OWN = "own"  # the seat the entry concerns (its data's "seat", else whoever posted it), or the host
+ANY = "any"  # any seat, and the host
 ROSTER_WHO = {"seat.remove": HOST}  # joins, renames and reorders are fixed in place, not undone
 
 # A shared screen (the tablet in the middle) posts for the seat whose panel was tapped, with
@@ -39,8 +39,9 @@ ROSTER_WHO = {"seat.remove": HOST}  # joins, renames and reorders are fixed in p
 # step only the host takes), so every kind is on one list (tests/routes/test_authority.py walks them).
 # The refusal is one sentence, whatever the kind, the seat or any card.
 SHARED_SCREEN = "tablet"
-SHARED_REFUSAL = ("The tablet in the middle cannot do that: it is done on the player's own phone "
-                  "or by the host. Nothing changed.")
+SHARED_REFUSAL = (
+    "The tablet in the middle cannot do that: it is done on the player's own phone or by the host. Nothing changed."
+)
 
 
 def from_shared_screen(actor):
@@ -102,9 +103,11 @@ def check_step(form, target, now, field="to"):
     named = str(form.get(field) or "").strip()
     if not named:
         # Not stale: the request itself is incomplete, and blaming an older screen misleads.
-        raise RuleError(f"That request did not name the step it moves the game to (its “{field}” "
-                        "field is missing), so the app cannot tell whether it is current. "
-                        "Nothing changed: reload the page and tap again.")
+        raise RuleError(
+            f"That request did not name the step it moves the game to (its “{field}” "
+            "field is missing), so the app cannot tell whether it is current. "
+            "Nothing changed: reload the page and tap again."
+        )
     if target is None or named != str(target):
         raise RuleError(f"The table is already at {now}: that tap came from an older screen. Nothing changed.")
 
@@ -135,9 +138,11 @@ def check_named_step(module, kind, form, state):
     now = step_of(module, state)
     if not named or now is None or named == now:
         return
-    raise RuleError(f"That tap was made at {named}, but the table is at {now} now: it came from "
-                    "a screen that was behind, or waited on a phone while the game moved on. "
-                    "Nothing changed.")
+    raise RuleError(
+        f"That tap was made at {named}, but the table is at {now} now: it came from "
+        "a screen that was behind, or waited on a phone while the game moved on. "
+        "Nothing changed."
+    )
 
 
 def apply_roster(state, event):
@@ -206,7 +211,7 @@ def parse_int(value, label, low, high):
     return number
 
 
-JSON_DEPTH = 20          # deeper than any file the app writes or reads needs
+JSON_DEPTH = 20  # deeper than any file the app writes or reads needs
 JSON_MAX_BYTES = 1024 * 1024
 
 
@@ -229,8 +234,9 @@ def read_json(text, what="That text"):
         elif ch in "[{":
             depth += 1
             if depth > JSON_DEPTH:
-                raise RuleError(f"{what} is nested too deeply to be a Table Companion file "
-                                f"(more than {JSON_DEPTH} levels).")
+                raise RuleError(
+                    f"{what} is nested too deeply to be a Table Companion file (more than {JSON_DEPTH} levels)."
+                )
         elif ch in "]}":
             depth -= 1
     try:

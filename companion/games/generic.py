@@ -44,8 +44,11 @@ def apply(state, event):
         find_seat(state, data["seat"])
         score = dict(state["score"])
         score[data["seat"]] = score.get(data["seat"], 0) + data["delta"]
-        return {**state, "score": score,
-                "last_change": {"seat": data["seat"], "delta": data["delta"], "event": event["id"]}}
+        return {
+            **state,
+            "score": score,
+            "last_change": {"seat": data["seat"], "delta": data["delta"], "event": event["id"]},
+        }
     state = copy.deepcopy(state)
     if kind == "seat.join":
         state["score"].setdefault(data["seat"], 0)
@@ -63,10 +66,7 @@ def describe(before, after, event):
 
 def view_for(state, viewer):
     return {
-        "seats": [
-            {"id": s["id"], "name": s["name"], "score": state["score"].get(s["id"], 0)}
-            for s in state["seats"]
-        ],
+        "seats": [{"id": s["id"], "name": s["name"], "score": state["score"].get(s["id"], 0)} for s in state["seats"]],
         "last_change": state["last_change"],
         "reasons": list(REASONS),
     }

@@ -11,6 +11,7 @@ State = dict
 Event = dict  # {"id", "kind", "by": {"role", "seat"}, "data", "at"}
 Viewer = dict  # {"role": "host" | "seat" | "screen", "seat": int | None}
 
+
 @runtime_checkable
 class Game(Protocol):
     SLUG: str  # the table's game in URLs and templates/games/<slug>/
@@ -36,14 +37,18 @@ class Game(Protocol):
     def view_for(self, state: State, viewer: Viewer) -> dict:
         """All this viewer may see: the only place hidden information is filtered."""
 
+
 def _no_steps(state):
     return None
+
 
 def _as_is(kind, data):
     return data
 
+
 def _undoable(state, kind):
     return ""
+
 
 OPTIONAL: dict[str, Any] = {
     "HOST_ONLY": frozenset(),  # kinds only the host may post
@@ -57,14 +62,16 @@ OPTIONAL: dict[str, Any] = {
 }
 REQUIRED = tuple(Game.__annotations__) + ("new_state", "parse", "apply", "describe", "view_for")
 
+
 def check(module):
     """Refuse (TypeError) a module that lacks a required name, and give it the defaults of
     the optional ones it leaves out."""
     missing = [name for name in REQUIRED if not hasattr(module, name)]
     if missing:
         raise TypeError(f"game {getattr(module, '__name__', module)!r} lacks {', '.join(missing)}")
-    not_callable = [name for name in ("new_state", "parse", "apply", "describe", "view_for")
-                    if not callable(getattr(module, name))]
+    not_callable = [
+        name for name in ("new_state", "parse", "apply", "describe", "view_for") if not callable(getattr(module, name))
+    ]
     if not_callable:
         raise TypeError(f"game {module.__name__!r}: {', '.join(not_callable)} must be functions")
     for name, default in OPTIONAL.items():

@@ -35,9 +35,9 @@ class _Table:
         self.rendering = threading.Lock()
         self.rendered = (0, {})  # (version, {kind of viewer: (version, parts, fragment)})
         self.reading = threading.Lock()
-        self.who = (0, None)     # (version, (table row, seat tokens)) read once that version was known
+        self.who = (0, None)  # (version, (table row, seat tokens)) read once that version was known
         self.code = None
-        self.said = (0, {})      # (version, {(kind, regions last sent): message}) made at it
+        self.said = (0, {})  # (version, {(kind, regions last sent): message}) made at it
         self.saying = threading.Lock()
 
     def who_at(self, folded, read):
@@ -104,14 +104,14 @@ class Notifier:
 
     def __init__(self, reap_every=1.0):
         self._lock = threading.Lock()
-        self._tables = {}   # table id -> _Table
-        self._codes = {}    # table code -> table id, for the tables with a stream here
-        self._open = {}     # stream key -> (table, gone)
+        self._tables = {}  # table id -> _Table
+        self._codes = {}  # table code -> table id, for the tables with a stream here
+        self._open = {}  # stream key -> (table, gone)
         self._gone = set()  # stream keys whose phone has gone
         self._reap_every = reap_every
         self._reaper = None
-        self._seat_open = {}   # (table id, seat) -> open streams of that seat's phone
-        self._seat_left = {}   # (table id, seat) -> when its last open page went away
+        self._seat_open = {}  # (table id, seat) -> open streams of that seat's phone
+        self._seat_left = {}  # (table id, seat) -> when its last open page went away
         self._started = time.monotonic()
         self.querying = threading.BoundedSemaphore(QUERYING_AT_ONCE)
 

@@ -21,8 +21,14 @@ def away_seconds(table_id, seat):
     here = live.away_seconds(table_id, seat)
     if here == 0 or not uses_postgres():
         return here
-    row = get_db().execute("SELECT extract(epoch FROM clock_timestamp() - seen_at) FROM seat_presence"
-                           " WHERE table_id=? AND seat=?", (table_id, seat)).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT extract(epoch FROM clock_timestamp() - seen_at) FROM seat_presence WHERE table_id=? AND seat=?",
+            (table_id, seat),
+        )
+        .fetchone()
+    )
     if row is None:
         return here  # never seen anywhere: counted from this process's start
     shared = max(0.0, float(row[0]))
@@ -58,7 +64,8 @@ class PresenceBeat:
                 "INSERT INTO seat_presence (table_id, seat, seen_at)"
                 " SELECT t, s, to_timestamp(w) FROM unnest(?::int[], ?::int[], ?::float8[]) AS x(t, s, w)"
                 " ON CONFLICT (table_id, seat) DO UPDATE SET seen_at = GREATEST(seat_presence.seen_at, EXCLUDED.seen_at)",
-                ([k[0] for k in keys], [k[1] for k in keys], [seen[k] for k in keys]))
+                ([k[0] for k in keys], [k[1] for k in keys], [seen[k] for k in keys]),
+            )
         self._since = started - self.every  # overlap a little: a close during the write is kept
 
     def _run(self):
@@ -90,8 +97,9 @@ def listener(app=None):
         if found is None or found[0] != os.getpid():  # a forked worker starts its own
             with app.app_context():
                 live = notifier()
-            found = app.extensions["pg_listener"] = (os.getpid(), ChangeListener(
-                app.config["DATABASE_URL"], live.heard, live.watched).start())
+            found = app.extensions["pg_listener"] = (
+                os.getpid(),
+                ChangeListener(app.config["DATABASE_URL"], live.heard, live.watched).start(),
+            )
             app.extensions["presence_beat"] = PresenceBeat(app.config["DATABASE_URL"], live).start()
     return found[1]
-

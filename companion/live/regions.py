@@ -90,8 +90,7 @@ def split(html):
             frame = _VERSION.sub("", frame, count=1)
         inside = tuple(c[2] for c in children.get(ident, ()))
         shell = None
-        if (inside and all(tags[c] == LISTS.get(tag) for c in inside)
-                and not any(gap.strip() for gap in gaps[1:])):
+        if inside and all(tags[c] == LISTS.get(tag) for c in inside) and not any(gap.strip() for gap in gaps[1:]):
             shell = hash((_SPACE.sub(" ", gaps[0]), _SPACE.sub(" ", parts[-1])))
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html[start:end], tag, whole, hash(frame), inside, shell)
@@ -164,7 +163,7 @@ def out_of_band(regions, swap, ident, items=()):
     region = regions.found[ident]
     tag = region.tag
     if swap == "morph":
-        html = f'<{tag} hx-swap-oob="morph"{region.html[len(tag) + 1:]}'
+        html = f'<{tag} hx-swap-oob="morph"{region.html[len(tag) + 1 :]}'
     else:
         inner = "".join(regions.found[item].html for item in items)
         html = f'<{tag} hx-swap-oob="{swap}:#{ident}">{inner}</{tag}>'

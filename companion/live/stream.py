@@ -117,19 +117,32 @@ def events(code):
     if uses_postgres():
         listener()
     off = OffLoop.of(request.environ)
-    key = live.open(table.id, version, _peer_gone(request.environ, off),
-                    current_app.config.get("STREAM_LIMIT"), seat=viewer and viewer["seat"], code=table.code)
+    key = live.open(
+        table.id,
+        version,
+        _peer_gone(request.environ, off),
+        current_app.config.get("STREAM_LIMIT"),
+        seat=viewer and viewer["seat"],
+        code=table.code,
+    )
     if key is None:
         # Every thread a stream may hold is holding one. A stream that waited for a thread
         # would queue every tap behind it, so this page gets what it is missing now and comes
         # back in a few seconds (the browser reconnects by itself), until a place frees.
         try:
             found = look(version)[1]() if version > known else None
-            first = regions.message(version, found.regions, [("morph", found.regions.root, ())]) if found and found.regions else ""
+            first = (
+                regions.message(version, found.regions, [("morph", found.regions.root, ())])
+                if found and found.regions
+                else ""
+            )
         finally:
             close_db()
-        return Response(compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers),
-                        mimetype="text/event-stream", headers=headers)
+        return Response(
+            compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers),
+            mimetype="text/event-stream",
+            headers=headers,
+        )
     # Who sits where, read for the table's streams and taps here (known_table) now, while
     # nothing is waiting on it, rather than by the first change (once per table here).
     try:
@@ -137,8 +150,9 @@ def events(code):
     finally:
         close_db()
     chunks = compressed(live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db), headers)
-    response = Response(stream_with_context(off.wrap(chunks) if off else chunks),
-        mimetype="text/event-stream", headers=headers)
+    response = Response(
+        stream_with_context(off.wrap(chunks) if off else chunks), mimetype="text/event-stream", headers=headers
+    )
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response
 
@@ -173,4 +187,3 @@ def compressed(messages, headers):
 def health():
     """For the host's curiosity and the soak tests: is it up, and how many pages are live."""
     return {"ok": True, "open_streams": notifier().open_streams}
-

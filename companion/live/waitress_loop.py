@@ -52,9 +52,13 @@ class OffLoop:
         gone = environ.get("waitress.client_disconnected")
         channel = getattr(gone, "__self__", None)
         server = getattr(channel, "server", None)
-        if (getattr(channel, "_fileno", None) is None or not isinstance(getattr(channel, "_map", None), dict)
-                or not hasattr(channel, "total_outbufs_len") or not hasattr(server, "adj")
-                or not hasattr(getattr(server, "trigger", None), "pull_trigger")):
+        if (
+            getattr(channel, "_fileno", None) is None
+            or not isinstance(getattr(channel, "_map", None), dict)
+            or not hasattr(channel, "total_outbufs_len")
+            or not hasattr(server, "adj")
+            or not hasattr(getattr(server, "trigger", None), "pull_trigger")
+        ):
             return None
         return cls(channel)
 

@@ -31,11 +31,13 @@ KIND_LABELS = {
 
 # Dropped from a query when they are finished words (not the word being typed). The last
 # line holds what is left of contractions typed with or without the apostrophe.
-STOP_WORDS = frozenset("""a about am an and are as at be been by can could do does for from
+STOP_WORDS = frozenset(
+    """a about am an and are as at be been by can could do does for from
     get gets got had has have happen happens how i if in into is it its many me much my of
     on or should so that the then there this to was were what whats when where which who
     why will with would you your
-    d don dont doesn doesnt im isn isnt ll m re t ve""".split())
+    d don dont doesn doesnt im isn isnt ll m re t ve""".split()
+)
 
 # Where a word stands in an entry, and what that is worth.
 FIELD_WEIGHTS = {"title": 10.0, "aliases": 8.0, "tags": 3.0, "body": 1.0}
@@ -78,7 +80,7 @@ def _deletes(word, depth):
     """Every string made by deleting up to depth letters from word (itself included)."""
     out, edge = {word}, {word}
     for _ in range(depth):
-        edge = {w[:i] + w[i + 1:] for w in edge for i in range(len(w))} - out
+        edge = {w[:i] + w[i + 1 :] for w in edge for i in range(len(w))} - out
         out |= edge
     return out
 
@@ -89,25 +91,26 @@ def _max_typos(word):
 
 # ---------------------------------------------------------------- loading (once per process)
 
+
 class _Data:
     def __init__(self):
-        self.titles = {}        # game -> the game's title
-        self.rows = []          # rowid - 1 -> entry dict (never handed out)
-        self.frozen = []        # rowid - 1 -> the entry as JSON text, copied out on demand
-        self.by_key = {}        # (game, id or former id) -> rowid
+        self.titles = {}  # game -> the game's title
+        self.rows = []  # rowid - 1 -> entry dict (never handed out)
+        self.frozen = []  # rowid - 1 -> the entry as JSON text, copied out on demand
+        self.by_key = {}  # (game, id or former id) -> rowid
         self.by_game = {g: [] for g in GAMES}
-        self.names = {}         # (game, normalised title or alias) -> [rowid]
+        self.names = {}  # (game, normalised title or alias) -> [rowid]
         self.spoken_names = {}  # game -> [(" normalised name ", rowid)]: names found in a query
-        self.numbers = {}       # (game, card number) -> [rowid]
-        self.postings = {}      # word -> {rowid: best field weight}
-        self.phrases = {}       # rowid -> [(field weight, " normalised field text ")]
-        self.title_words = {}   # rowid -> frozenset of the title's non-stop words
-        self.topic_words = set()    # words of any title, alias or tag: what entries are about
-        self.vocab = []         # every indexed word, sorted (prefix completion)
-        self.name_vocab = []    # words of titles and aliases, sorted (short prefixes)
-        self.stems = {}         # stem -> [words]
-        self.deletes = {}       # word with letters deleted -> {words} (typo lookup)
-        self.game_words = {}    # game -> words of its title that name nothing in it
+        self.numbers = {}  # (game, card number) -> [rowid]
+        self.postings = {}  # word -> {rowid: best field weight}
+        self.phrases = {}  # rowid -> [(field weight, " normalised field text ")]
+        self.title_words = {}  # rowid -> frozenset of the title's non-stop words
+        self.topic_words = set()  # words of any title, alias or tag: what entries are about
+        self.vocab = []  # every indexed word, sorted (prefix completion)
+        self.name_vocab = []  # words of titles and aliases, sorted (short prefixes)
+        self.stems = {}  # stem -> [words]
+        self.deletes = {}  # word with letters deleted -> {words} (typo lookup)
+        self.game_words = {}  # game -> words of its title that name nothing in it
 
 
 _load_lock = threading.Lock()
@@ -140,8 +143,13 @@ def _build(docs):
         d.titles[game] = doc["title"]
         # Words of the game's title: those naming no card pick the game ("blackmail");
         # those naming one ("Archer") are a surname there, see _index_entry.
-        naming = {w for e in doc["entries"] if e["kind"] in ("card", "missing")
-                  for n in [e["title"]] + list(e.get("aliases", ())) for w in _words(n)}
+        naming = {
+            w
+            for e in doc["entries"]
+            if e["kind"] in ("card", "missing")
+            for n in [e["title"]] + list(e.get("aliases", ()))
+            for w in _words(n)
+        }
         title = {w for w in _words(doc["title"]) if w not in STOP_WORDS}
         d.game_words[game] = frozenset(title - naming)
         surnames = title & naming
@@ -161,7 +169,7 @@ def _build(docs):
             if e.get("number") is not None:
                 d.numbers.setdefault((game, int(e["number"])), []).append(rowid)
             _index_entry(d, rowid, e, surnames)
-    for key, rowid in former:       # after every id: a live id always wins
+    for key, rowid in former:  # after every id: a live id always wins
         d.by_key.setdefault(key, rowid)
     d.vocab = sorted(d.postings)
     names = {w for e in d.rows for n in [e["title"]] + list(e.get("aliases", ())) for w in _words(n)}
@@ -178,8 +186,12 @@ def _index_entry(d, rowid, e, surnames):
     """Post the entry's words with the weight of the best field each stands in. A surname
     from the game's title ("Archer" in "Malory Archer") weighs as a title word only where it
     is the whole name (Sterling Archer's alias "Archer"); elsewhere it is a mention."""
-    fields = {"title": [e["title"]], "aliases": list(e.get("aliases", ())),
-              "tags": list(e.get("tags", ())), "body": [e["body"]]}
+    fields = {
+        "title": [e["title"]],
+        "aliases": list(e.get("aliases", ())),
+        "tags": list(e.get("tags", ())),
+        "body": [e["body"]],
+    }
     texts = []
     for field, parts in fields.items():
         for part in parts:
@@ -196,8 +208,7 @@ def _index_entry(d, rowid, e, surnames):
                     hits[rowid] = weight
     d.phrases[rowid] = texts
     title = _words(e["title"])
-    d.title_words[rowid] = frozenset(w for w in title if w not in STOP_WORDS
-                                     and (w not in surnames or len(title) == 1))
+    d.title_words[rowid] = frozenset(w for w in title if w not in STOP_WORDS and (w not in surnames or len(title) == 1))
 
 
 def _out(rowid):
@@ -208,6 +219,7 @@ def _out(rowid):
 
 
 # ---------------------------------------------------------------- lookups
+
 
 def games():
     """[{"slug", "title"}] in the order the lookup lists them."""
@@ -253,6 +265,7 @@ def card(game, number):
 
 
 # ---------------------------------------------------------------- data checks (for tests)
+
 
 def check_data():
     """Problems in the shipped data files, as readable strings ([] when all is well)."""

@@ -1,14 +1,14 @@
 """Rules lookup: reading a query, word by word (stop words dropped, at most MAX_TERMS words):
-  - a word matches the same word, a word with the same Snowball stem ("kills" finds
-    "killed", "protected" finds "protection"), a longer word it starts (as you type:
-    "magici" finds "Magician"), or the phrase its table alias stands for ("uh" finds
-    "Upper Hand");
-  - a word the entries never use is read as the nearest word they do use (one typo, two in
-    long words, a swap of two letters counting as one: "kreiger" is "krieger");
-  - words of a game's own title ("danger", "blackmail") pick the game rather than match:
-    "Archer" stays a word because it names cards in both Archer games;
-  - a number in a question ("do I have to play the 8") also names the card with that number
-    (search.py scores that).
+- a word matches the same word, a word with the same Snowball stem ("kills" finds
+  "killed", "protected" finds "protection"), a longer word it starts (as you type:
+  "magici" finds "Magician"), or the phrase its table alias stands for ("uh" finds
+  "Upper Hand");
+- a word the entries never use is read as the nearest word they do use (one typo, two in
+  long words, a swap of two letters counting as one: "kreiger" is "krieger");
+- words of a game's own title ("danger", "blackmail") pick the game rather than match:
+  "Archer" stays a word because it names cards in both Archer games;
+- a number in a question ("do I have to play the 8") also names the card with that number
+  (search.py scores that).
 """
 
 import bisect
@@ -18,7 +18,7 @@ from rapidfuzz.distance import OSA
 
 from companion.lookup.index import _WORD, GAMES, STOP_WORDS, _deletes, _fold, _load, _max_typos, _norm, _stem, _words
 
-MAX_TERMS = 12      # words used from one query, to bound the work per keystroke
+MAX_TERMS = 12  # words used from one query, to bound the work per keystroke
 
 # The table's own words: a query word on the left also matches the phrase on the right.
 ALIASES = {
@@ -60,7 +60,7 @@ ALIASES = {
 
 # How well a query word fits an entry word.
 EXACT, STEMMED, COMPLETED, CORRECTED = 1.0, 0.95, 0.85, 0.7
-SHORT_PREFIX = 2            # typed prefixes this short complete to names only
+SHORT_PREFIX = 2  # typed prefixes this short complete to names only
 MAX_COMPLETIONS = 60
 
 
@@ -104,13 +104,13 @@ def _expand(word, typing, correct=True):
 
     if word in d.postings:
         add(word, EXACT)
-    if not word.isdigit():      # "1" must not find "15"
+    if not word.isdigit():  # "1" must not find "15"
         for w in d.stems.get(_stem(word), ()):
             add(w, STEMMED)
         if typing or len(word) >= 4:
             pool = d.name_vocab if typing and len(word) <= SHORT_PREFIX else d.vocab
             i = bisect.bisect_left(pool, word)
-            for w in pool[i:i + MAX_COMPLETIONS]:
+            for w in pool[i : i + MAX_COMPLETIONS]:
                 if not w.startswith(word):
                     break
                 add(w, COMPLETED)
@@ -118,7 +118,7 @@ def _expand(word, typing, correct=True):
         for w in _corrections(word):
             add(w, CORRECTED)
     alias, quality = ALIASES.get(word), EXACT
-    if alias is None and len(fits) == 1:    # "kreiger" -> "krieger" -> also "krueger"
+    if alias is None and len(fits) == 1:  # "kreiger" -> "krieger" -> also "krueger"
         source, quality = next(iter(fits.items()))
         alias = ALIASES.get(source)
     if alias and " " not in alias:
@@ -153,9 +153,12 @@ class _Query:
         # all-games box they narrow it to that game ("dz setup").
         named_games, kept = [], []
         for w in words:
-            alias_words = set(_words(ALIASES.get(w, "")))     # "dz" -> danger, zone
-            picks = [g for g in scope if w in d.game_words[g]
-                     or (alias_words and alias_words <= d.game_words[g] | STOP_WORDS)]
+            alias_words = set(_words(ALIASES.get(w, "")))  # "dz" -> danger, zone
+            picks = [
+                g
+                for g in scope
+                if w in d.game_words[g] or (alias_words and alias_words <= d.game_words[g] | STOP_WORDS)
+            ]
             if picks:
                 named_games += [g for g in picks if g not in named_games]
             else:
@@ -167,7 +170,7 @@ class _Query:
 
         finished = [w for w in kept if w not in STOP_WORDS or w == typing]
         if not finished and not self.named_game_only:
-            finished = kept     # a query of nothing but stop words still searches for them
+            finished = kept  # a query of nothing but stop words still searches for them
         seen, terms = set(), []
         for w in finished:
             if w not in seen:
@@ -176,7 +179,7 @@ class _Query:
         self.terms = terms[:MAX_TERMS]
         self.typing = typing
         self.words = words
-        self.own = own      # words of the table's own text: searched as typed, never corrected
+        self.own = own  # words of the table's own text: searched as typed, never corrected
         # The query as names are looked for in it, its typos put right ("skil dice").
         self.text = " " + " ".join(_best_word(w, w == typing, w not in own) for w in words) + " "
 

@@ -33,14 +33,20 @@ bp = Blueprint("rules", __name__)
 
 RESULTS_TARGET = "rules-results"
 RESULT_LIMIT = 25
-SNIPPET = 120                      # characters of an entry's text shown under a result
-IMPORT_MAX_BYTES = 1024 * 1024     # a full export of every box text fits several times over
+SNIPPET = 120  # characters of an entry's text shown under a result
+IMPORT_MAX_BYTES = 1024 * 1024  # a full export of every box text fits several times over
 # Browse order on a game's page: how to play first, the app's own readings last.
-GROUPS = (("rule", "How to play"), ("card", "Cards"), ("table", "Tables by player count"),
-          ("missing", "Printed on your component"), ("reading", "The app's readings"))
+GROUPS = (
+    ("rule", "How to play"),
+    ("card", "Cards"),
+    ("table", "Tables by player count"),
+    ("missing", "Printed on your component"),
+    ("reading", "The app's readings"),
+)
 
 
 # --- small helpers ----------------------------------------------------------------------
+
 
 def fragment_target():
     """The htmx target of this request, "" for a whole page (a history restore is one too)."""
@@ -50,8 +56,10 @@ def fragment_target():
 
 
 ADMIN_COOKIE = "tc_admin"
-NOT_ADMIN = ("Only whoever runs the server can change the text every new table starts with. "
-             "A table's host changes that table's own copy from the table's pages.")
+NOT_ADMIN = (
+    "Only whoever runs the server can change the text every new table starts with. "
+    "A table's host changes that table's own copy from the table's pages."
+)
 
 
 def _sign(text):
@@ -132,17 +140,23 @@ def table_body(entry):
     lines = [line for line in paragraphs[0].splitlines() if line.strip()]
     rows = table.get("rows", [])
     repeats = len(lines) == len(rows) and all(
-        all(str(cell) in line for cell in row.values()) for line, row in zip(lines, rows))
+        all(str(cell) in line for cell in row.values()) for line, row in zip(lines, rows)
+    )
     return "\n\n".join(paragraphs[1:]) if repeats else entry["body"]
 
 
 # --- the pages --------------------------------------------------------------------------
 
+
 def fold_box(results):
     """Search results as cards: the table's text rides on its entry's card."""
     cards = []
     for e in results:
-        if e["source"] == "box" and cards and (cards[-1]["entry"]["game"], cards[-1]["entry"]["id"]) == (e["game"], e["id"]):
+        if (
+            e["source"] == "box"
+            and cards
+            and (cards[-1]["entry"]["game"], cards[-1]["entry"]["id"]) == (e["game"], e["id"])
+        ):
             cards[-1]["box"] = e
         else:
             cards.append({"entry": e, "box": None})
@@ -182,10 +196,14 @@ def browse(game):
 def render_lookup(game):
     """/rules and /rules/<game>: the page, the tray panel, or just the results."""
     context, status = run_search(game)
-    context.update(game=game, title=game_title(game) if game else None, games=rules.games(),
-                   search_url=url_for("rules.game", game=game) if game else url_for("rules.index"),
-                   groups=browse(game) if game and not context["q"].strip() else None,
-                   quickref=rules.quickref(game) if game else None)
+    context.update(
+        game=game,
+        title=game_title(game) if game else None,
+        games=rules.games(),
+        search_url=url_for("rules.game", game=game) if game else url_for("rules.index"),
+        groups=browse(game) if game and not context["q"].strip() else None,
+        quickref=rules.quickref(game) if game else None,
+    )
     target = fragment_target()
     if target == RESULTS_TARGET:
         return render_template("rules/_results.html", **context), status
@@ -195,19 +213,29 @@ def render_lookup(game):
 
 
 def not_found(game, message):
-    context = {"game": game, "title": game_title(game) if game else None, "games": rules.games(),
-               "message": message, "q": "", "cards": [],
-               "search_url": url_for("rules.game", game=game) if game else url_for("rules.index")}
+    context = {
+        "game": game,
+        "title": game_title(game) if game else None,
+        "games": rules.games(),
+        "message": message,
+        "q": "",
+        "cards": [],
+        "search_url": url_for("rules.game", game=game) if game else url_for("rules.index"),
+    }
     template = "rules/_not_found.html" if fragment_target() else "rules/not_found.html"
     return render_template(template, tray=bool(fragment_target()), **context), 404
 
 
 def entry_context(game, entry, table=None, **extra):
     """An entry page's context; with `table`, box text is that table's own copy."""
-    context = {"game": game, "title": game_title(game), "entry": entry,
-               "related": [r for r in (rules.get(game, rid) for rid in entry.get("related", ())) if r],
-               "table_text": table_body(entry) if entry.get("table") else None,
-               "share_url": share_url(game, entry["id"])}
+    context = {
+        "game": game,
+        "title": game_title(game),
+        "entry": entry,
+        "related": [r for r in (rules.get(game, rid) for rid in entry.get("related", ())) if r],
+        "table_text": table_body(entry) if entry.get("table") else None,
+        "share_url": share_url(game, entry["id"]),
+    }
     db = get_db()
     if entry["kind"] == "missing":
         context.update(box_form(game, entry, box.get(db, game, entry["id"], table), table))
@@ -215,8 +243,9 @@ def entry_context(game, entry, table=None, **extra):
     # what the table typed there too, so one tap answers the question.
     typed = [r for r in context["related"] if r["kind"] == "missing"]
     stored = box.for_game(db, game, table) if typed else {}
-    context["related_box"] = [{"entry": r, "text": readable(game, r["id"], stored[r["id"]])}
-                              for r in typed if r["id"] in stored]
+    context["related_box"] = [
+        {"entry": r, "text": readable(game, r["id"], stored[r["id"]])} for r in typed if r["id"] in stored
+    ]
     context.update(extra)
     return context
 
@@ -234,19 +263,30 @@ def box_form(game, entry, stored, table=None, text=None, error=None, notice=None
     shown = readable(game, entry["id"], stored) if stored else None
     if table is not None:
         url = url_for("rules.table_box_save", code=table.code, game=game, entry=entry["id"])
-        token, editable = None, True   # the table page's form token rides in a header
+        token, editable = None, True  # the table page's form token rides in a header
         where = "Kept for this table. Only the table's host can change it."
     else:
         url = url_for("rules.box_save", game=game, entry=entry["id"])
         token, editable = form_token(f"{game}/{entry['id']}"), is_admin()
         where = "The default every new table on this server starts with."
-    return {"box": {"stored": shown, "cards": deck_lines(stored) if is_deck and stored else None,
-                    "text": text if text is not None else (shown or ""), "error": error,
-                    "notice": notice, "max": box.MAX_BODY, "token": token, "url": url,
-                    "editable": editable, "where": where,
-                    "csrf": access.csrf_token(table) if table is not None else None,
-                    "hint": ("One card a line: number, name, copies (like “1 Magician 5”)."
-                             if is_deck else entry.get("box_hint"))}}
+    return {
+        "box": {
+            "stored": shown,
+            "cards": deck_lines(stored) if is_deck and stored else None,
+            "text": text if text is not None else (shown or ""),
+            "error": error,
+            "notice": notice,
+            "max": box.MAX_BODY,
+            "token": token,
+            "url": url,
+            "editable": editable,
+            "where": where,
+            "csrf": access.csrf_token(table) if table is not None else None,
+            "hint": (
+                "One card a line: number, name, copies (like “1 Magician 5”)." if is_deck else entry.get("box_hint")
+            ),
+        }
+    }
 
 
 @bp.get("/rules")
@@ -301,8 +341,9 @@ def save_box(game, entry, table):
             store.check_open(store.load(db, table))  # a table the night left stays as it ended
         box.put(db, game, entry, checked_text(game, entry, posted), table)
     except RuleError as error:
-        form = box_form(game, found, box.get(db, game, entry, table), table,
-                        text=posted[: box.MAX_BODY * 2], error=str(error))
+        form = box_form(
+            game, found, box.get(db, game, entry, table), table, text=posted[: box.MAX_BODY * 2], error=str(error)
+        )
         if fragment_target():
             return render_template("rules/_box.html", game=game, entry=found, tray=True, **form), 422
         context = entry_context(game, found, table, tray=False)
@@ -310,12 +351,17 @@ def save_box(game, entry, table):
         return render_template("rules/entry.html", **context), 422
     if table is not None:
         from companion.web.changes import changed
+
         changed(table)  # the board shows box text (tile texts, odds, the ghost deal)
     if fragment_target():
         stored = box.get(db, game, entry, table)
-        return render_template("rules/_box.html", game=game, entry=found, tray=True,
-                               **box_form(game, found, stored, table,
-                                          notice=SAVED[table is None] if stored else "Removed."))
+        return render_template(
+            "rules/_box.html",
+            game=game,
+            entry=found,
+            tray=True,
+            **box_form(game, found, stored, table, notice=SAVED[table is None] if stored else "Removed."),
+        )
     if table is None:
         return redirect(url_for("rules.entry", game=game, entry=entry, saved=1) + "#box", 303)
     return redirect(url_for("rules.table_entry", code=table.code, game=game, entry=entry, saved=1) + "#box", 303)
@@ -346,21 +392,36 @@ def admin(key):
         abort(403, "That is not this server's admin address. It is printed when the server starts.")
     # The admin's page: each player's records, and a way on to the box text defaults.
     response = redirect(url_for("night.admin_home"), 303)
-    response.set_cookie(ADMIN_COOKIE, admin_cookie_value(), max_age=30 * 86400, httponly=True,
-                        samesite="Lax", secure=request.is_secure)
+    response.set_cookie(
+        ADMIN_COOKIE, admin_cookie_value(), max_age=30 * 86400, httponly=True, samesite="Lax", secure=request.is_secure
+    )
     return response
 
 
 # --- the whole box: overview, export, import --------------------------------------------
 
+
 def render_box_page(status=200, error=None, notice=None, text=""):
     stored = {(r["game"], r["entry"]) for r in box.export(get_db())["entries"]}
-    sections = [{"game": g["slug"], "title": g["title"],
-                 "entries": [dict(e, typed=(g["slug"], e["id"]) in stored) for e in rules.missing(g["slug"])]}
-                for g in rules.games()]
-    return render_template("rules/box.html", sections=sections, count=len(stored), error=error,
-                           notice=notice, text=text, token=form_token("import"), admin=is_admin(),
-                           max_kb=IMPORT_MAX_BYTES // 1024), status
+    sections = [
+        {
+            "game": g["slug"],
+            "title": g["title"],
+            "entries": [dict(e, typed=(g["slug"], e["id"]) in stored) for e in rules.missing(g["slug"])],
+        }
+        for g in rules.games()
+    ]
+    return render_template(
+        "rules/box.html",
+        sections=sections,
+        count=len(stored),
+        error=error,
+        notice=notice,
+        text=text,
+        token=form_token("import"),
+        admin=is_admin(),
+        max_kb=IMPORT_MAX_BYTES // 1024,
+    ), status
 
 
 @bp.get("/rules/box")
@@ -405,6 +466,5 @@ def box_import():
     except UnicodeDecodeError:
         return render_box_page(422, error="That file is not text: export one from this page and try again.")
     except RuleError as error:
-        return render_box_page(422, error=f"{error} Nothing was imported.",
-                               text=form.get("json", "")[:20000])
+        return render_box_page(422, error=f"{error} Nothing was imported.", text=form.get("json", "")[:20000])
     return redirect(url_for("rules.box_page", imported=count), 303)

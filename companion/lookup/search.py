@@ -52,13 +52,13 @@ from companion.lookup.index import (  # noqa: F401
 )
 from companion.lookup.query import ALIASES, CORRECTED, MAX_TERMS, _distance, _expand, _phrase_hits, _Query  # noqa: F401  tests check the typo distance
 
-MAX_QUERY = 200     # characters; longer is refused with a message
+MAX_QUERY = 200  # characters; longer is refused with a message
 MAX_LIMIT = 100
 
-NUMBER_WEIGHT = 12.0        # "the 8" names card 8 as surely as its title would
+NUMBER_WEIGHT = 12.0  # "the 8" names card 8 as surely as its title would
 # Bonuses, in the units of a title hit: the query names the entry.
-TITLE_BONUS = 6.0           # times the share of the title's words the query holds
-NAME_BONUS = 8.0            # per word of a title or alias that stands whole in the query
+TITLE_BONUS = 6.0  # times the share of the title's words the query holds
+NAME_BONUS = 8.0  # per word of a title or alias that stands whole in the query
 # A query word that no title, alias or tag uses ("else") names no topic of the rules: it
 # is found only in running text, where its rarity among a few dozen entries says little
 # about what an entry is about, so it counts less towards both score and coverage.
@@ -89,7 +89,7 @@ def _priority(query, q):
         w = q.terms[0]
         fixed = [c for c, quality in _expand(w, False, w not in q.own) if quality == CORRECTED]
         names += fixed[:1]
-        if ALIASES.get(w):        # "krieger" in Blackmail, "duchess" anywhere
+        if ALIASES.get(w):  # "krieger" in Blackmail, "duchess" anywhere
             names.append(_norm(ALIASES[w]))
     for g in q.scope:
         for name in names:
@@ -105,7 +105,7 @@ def _scored(q):
         in_scope.update(d.by_game[g])
     n = len(in_scope)
 
-    per_term = []       # [(idf, {rowid: weight}, {indexed words it stands for})]
+    per_term = []  # [(idf, {rowid: weight}, {indexed words it stands for})]
     for w in q.terms:
         fits = _expand(w, w == q.typing, w not in q.own)
         hits = {}
@@ -175,10 +175,9 @@ def search(query, game=None, limit=20, box=None):
     except (TypeError, ValueError):
         limit = 20
     q = _Query(query, game, _own_words(box, game))
-    if q.named_game_only:       # "danger zone": the game's overview and quick reference
+    if q.named_game_only:  # "danger zone": the game's overview and quick reference
         d = _load()
-        first = [d.by_key[(g, i)] for g in q.scope for i in ("overview", "quickref")
-                 if (g, i) in d.by_key]
+        first = [d.by_key[(g, i)] for g in q.scope for i in ("overview", "quickref") if (g, i) in d.by_key]
         return [_out(r) for r in first][:limit]
     if not q.terms:
         return []
@@ -217,14 +216,18 @@ def _dedupe(rows):
 # it is matched here on its own rather than indexed: nothing to invalidate, and the
 # shipped index stays read-only.
 
+
 @functools.lru_cache(maxsize=2048)
 def _box_text(text):
     """(sorted distinct words, those words and their stems, " normalised text ") of one
     piece of typed text. Stems are kept since a stem need not start its word ("copi")."""
     words = _words(text)
     distinct = set(words)
-    return (tuple(sorted(distinct)), tuple(sorted(distinct | {_stem(w) for w in distinct})),
-            " " + " ".join(words) + " ")
+    return (
+        tuple(sorted(distinct)),
+        tuple(sorted(distinct | {_stem(w) for w in distinct})),
+        " " + " ".join(words) + " ",
+    )
 
 
 def _hits(terms, text):
@@ -240,17 +243,30 @@ def _hits(terms, text):
 
 
 def _valid_box_item(item, game):
-    return (isinstance(item, dict) and item.get("game") in GAMES
-            and (game is None or item["game"] == game)
-            and isinstance(item.get("id"), str) and isinstance(item.get("body"), str)
-            and isinstance(item.get("title") or "", str))
+    return (
+        isinstance(item, dict)
+        and item.get("game") in GAMES
+        and (game is None or item["game"] == game)
+        and isinstance(item.get("id"), str)
+        and isinstance(item.get("body"), str)
+        and isinstance(item.get("title") or "", str)
+    )
 
 
 def _box_entry(item, shipped):
     title = item.get("title") or (shipped["title"] if shipped else "") or item["id"]
-    return {"game": item["game"], "id": item["id"], "title": title, "body": item["body"],
-            "kind": "box", "tags": [], "aliases": [], "related": [item["id"]] if shipped else [],
-            "source": "box", "label": KIND_LABELS["box"]}
+    return {
+        "game": item["game"],
+        "id": item["id"],
+        "title": title,
+        "body": item["body"],
+        "kind": "box",
+        "tags": [],
+        "aliases": [],
+        "related": [item["id"]] if shipped else [],
+        "source": "box",
+        "label": KIND_LABELS["box"],
+    }
 
 
 def _merge_box(results, n_first, terms, game, box):
@@ -273,7 +289,7 @@ def _merge_box(results, n_first, terms, game, box):
         (head if n < n_first else tail).extend(group)
 
     early, late = [], []
-    for key, item in by_key.items():    # one text per entry: the last one given wins
+    for key, item in by_key.items():  # one text per entry: the last one given wins
         if key in shown:
             continue
         title = item.get("title") or ""

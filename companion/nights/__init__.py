@@ -25,8 +25,11 @@ from companion.tables.store import (
 def _new_night(db, table, new_night):
     """Give a table a night of its own (inside the caller's transaction)."""
     salt, recovery_hash = new_night()
-    night = insert(db, "INSERT INTO nights (recovery_salt, recovery_hash, created_at) VALUES (?, ?, ?)",
-                   (salt, recovery_hash, now()))
+    night = insert(
+        db,
+        "INSERT INTO nights (recovery_salt, recovery_hash, created_at) VALUES (?, ?, ?)",
+        (salt, recovery_hash, now()),
+    )
     db.execute("UPDATE game_tables SET night_id=? WHERE id=?", (night, table.id))
     table.night_id = night
     return night
@@ -63,15 +66,15 @@ def seat_origins(db, table_ids):
     if not table_ids:
         return {}
     marks = ",".join("?" * len(table_ids))
-    rows = db.execute(f"SELECT id, table_id, from_seat FROM seats WHERE table_id IN ({marks})",
-                      tuple(table_ids)).fetchall()
+    rows = db.execute(
+        f"SELECT id, table_id, from_seat FROM seats WHERE table_id IN ({marks})", tuple(table_ids)
+    ).fetchall()
     return {row["id"]: (row["table_id"], row["from_seat"]) for row in rows}
 
 
 def carried_seat(db, table, from_seat):
     """The seat at `table` that seat `from_seat` of the table before it became, or None."""
-    row = db.execute("SELECT id FROM seats WHERE table_id=? AND from_seat=?",
-                     (table.id, from_seat)).fetchone()
+    row = db.execute("SELECT id FROM seats WHERE table_id=? AND from_seat=?", (table.id, from_seat)).fetchone()
     return row["id"] if row else None
 
 
@@ -101,26 +104,44 @@ def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action
         for name in added:
             taken.append(names.clean_name(name, taken))
         if len(taken) > module.MAX_SEATS:
-            raise RuleError(f"{games.TABLE_GAMES[game]} seats at most {module.MAX_SEATS} players: "
-                            f"leave someone out, or pick another game.")
+            raise RuleError(
+                f"{games.TABLE_GAMES[game]} seats at most {module.MAX_SEATS} players: "
+                f"leave someone out, or pick another game."
+            )
         night = old.night_id or _new_night(db, old, new_night)
         code = _new_code(db)
-        new = insert(db, "INSERT INTO game_tables (code, game, host_token_hash, options, created_at,"
-                         " night_id, prev_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (code, game, follow_hash(code, old.host_token_hash),
-                      json.dumps(old.options if game == old.game else {}), now(), night, old.id))
+        new = insert(
+            db,
+            "INSERT INTO game_tables (code, game, host_token_hash, options, created_at,"
+            " night_id, prev_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                code,
+                game,
+                follow_hash(code, old.host_token_hash),
+                json.dumps(old.options if game == old.game else {}),
+                now(),
+                night,
+                old.id,
+            ),
+        )
         # The same game keeps what this table typed from its box; another starts from the defaults.
         if game == old.game:
-            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
-                       " SELECT ?, game, entry, body, updated_at FROM table_box WHERE table_id=?",
-                       (new, old.id))
+            db.execute(
+                "INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+                " SELECT ?, game, entry, body, updated_at FROM table_box WHERE table_id=?",
+                (new, old.id),
+            )
         else:
-            db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
-                       " SELECT ?, game, entry, body, updated_at FROM box_entries WHERE game=?",
-                       (new, game))
+            db.execute(
+                "INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+                " SELECT ?, game, entry, body, updated_at FROM box_entries WHERE game=?",
+                (new, game),
+            )
         table = find_table(db, code)
-        tokens = {row["id"]: row["token_hash"] for row in
-                  db.execute("SELECT id, token_hash FROM seats WHERE table_id=?", (old.id,)).fetchall()}
+        tokens = {
+            row["id"]: row["token_hash"]
+            for row in db.execute("SELECT id, token_hash FROM seats WHERE table_id=?", (old.id,)).fetchall()
+        }
         host, made = dict(HOST), [_fold(table, [])]
 
         def log(kind, data):
@@ -131,23 +152,27 @@ def start_next(db, old, game, keep, added, actor, follow_hash, new_night, action
         for seat in seats:
             hashed = tokens.get(seat["id"])
             carried[seat["id"]] = insert(
-                db, "INSERT INTO seats (table_id, token_hash, from_seat) VALUES (?, ?, ?)",
-                (table.id, follow_hash(code, hashed) if hashed else None, seat["id"]))
-            log("seat.join", {"seat": carried[seat["id"]], "name": seat["name"],
-                              "phone": bool(seat.get("phone", True))})
+                db,
+                "INSERT INTO seats (table_id, token_hash, from_seat) VALUES (?, ?, ?)",
+                (table.id, follow_hash(code, hashed) if hashed else None, seat["id"]),
+            )
+            log(
+                "seat.join", {"seat": carried[seat["id"]], "name": seat["name"], "phone": bool(seat.get("phone", True))}
+            )
         if old.host_seat in carried:
             table.host_seat = carried[old.host_seat]
             db.execute("UPDATE game_tables SET host_seat=? WHERE id=?", (table.host_seat, table.id))
         for seat in folded.night.get("cohosts", ()):
             if seat in carried:
                 log("host.cohost", {"seat": carried[seat]})
-        for name in taken[len(seats):]:
+        for name in taken[len(seats) :]:
             seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, NULL)", (table.id,))
             log("seat.join", {"seat": seat, "name": name, "phone": False})
         if pass_host is not None:
             pass_host(db, table, old.id)
-        _append(db, old, folded, "night.next", {"code": code, "game": game, "table": table.id},
-                actor, action_id, pending)
+        _append(
+            db, old, folded, "night.next", {"code": code, "game": game, "table": table.id}, actor, action_id, pending
+        )
     _cache_put(table, made[-1])
     return table, True
 

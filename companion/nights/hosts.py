@@ -42,8 +42,9 @@ def older_tables(db, table):
     """The night's tables started before `table`, newest first."""
     if table.night_id is None:
         return []
-    rows = db.execute("SELECT * FROM game_tables WHERE night_id=? AND id<? ORDER BY id DESC",
-                      (table.night_id, table.id)).fetchall()
+    rows = db.execute(
+        "SELECT * FROM game_tables WHERE night_id=? AND id<? ORDER BY id DESC", (table.night_id, table.id)
+    ).fetchall()
     return [Table.from_row(row) for row in rows]
 
 
@@ -74,8 +75,7 @@ def pass_down(db, newest, host_hash_for, seat=False, before=None):
     for older in tables:
         hashed = host_hash_for(older.code, newest.host_token_hash)
         new_seat = origins.get(older.id) if seat else older.host_seat
-        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?",
-                   (hashed, new_seat, older.id))
+        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?", (hashed, new_seat, older.id))
         changed.append((older, older.host_seat))
     return changed
 
@@ -92,8 +92,7 @@ def set_cohost(db, table, seat, on, actor):
         _phone_seat(db, table, folded, seat, "be a co-host")
         if (seat in folded.night.get("cohosts", ())) == on:
             raise RuleError("That is already so. Nothing changed.")
-        _append(db, table, folded, "host.cohost" if on else "host.uncohost", {"seat": seat},
-                actor, None, pending)
+        _append(db, table, folded, "host.cohost" if on else "host.uncohost", {"seat": seat}, actor, None, pending)
 
 
 def hand_over(db, table, seat, actor, host_hash_for, new_night):
@@ -107,8 +106,7 @@ def hand_over(db, table, seat, actor, host_hash_for, new_night):
         check_open(folded)
         hashed = _phone_seat(db, table, folded, seat, "take over as host")
         before = table.host_seat if table.host_seat in {s["id"] for s in folded.state["seats"]} else None
-        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?",
-                   (hashed, seat, table.id))
+        db.execute("UPDATE game_tables SET host_token_hash=?, host_seat=? WHERE id=?", (hashed, seat, table.id))
         table.host_token_hash, table.host_seat = hashed, seat
         for older, old_seat in [(table, before)] + pass_down(db, table, host_hash_for, seat=True):
             if old_seat is not None and _seat_token_hash(db, older, old_seat) is None:
@@ -117,8 +115,7 @@ def hand_over(db, table, seat, actor, host_hash_for, new_night):
                 tokens.append((older, token))
         if table.night_id is not None:
             _new_code(db, table.night_id, new_night)
-        _append(db, table, folded, "host.handover", {"seat": seat, "from_seat": before},
-                actor, None, pending)
+        _append(db, table, folded, "host.handover", {"seat": seat, "from_seat": before}, actor, None, pending)
     return tokens
 
 
@@ -131,8 +128,9 @@ def recover_host(db, recovery_hash, new_night, host_hash_for):
     if row is None:
         return None
     for _ in range(5):  # the night may move on while this waits for the lock: go with it
-        newest = db.execute("SELECT * FROM game_tables WHERE night_id=? ORDER BY id DESC LIMIT 1",
-                            (row["id"],)).fetchone()
+        newest = db.execute(
+            "SELECT * FROM game_tables WHERE night_id=? ORDER BY id DESC LIMIT 1", (row["id"],)
+        ).fetchone()
         table = Table.from_row(newest)
         token = new_token()
         with _writing(db, table) as (pending, folded):
@@ -154,18 +152,23 @@ def recover_host(db, recovery_hash, new_night, host_hash_for):
 
 # --- the tables a host's device has run ----------------------------------------------------
 
+
 def remember_device_table(db, device_hash, table):
     """A host's device keeps a list of its tables (with the host token it held then)."""
-    db.execute("INSERT INTO device_tables (device_hash, table_id, host_token_hash, added_at)"
-               " VALUES (?, ?, ?, ?) ON CONFLICT (device_hash, table_id)"
-               " DO UPDATE SET host_token_hash=excluded.host_token_hash",
-               (device_hash, table.id, table.host_token_hash, now()))
+    db.execute(
+        "INSERT INTO device_tables (device_hash, table_id, host_token_hash, added_at)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (device_hash, table_id)"
+        " DO UPDATE SET host_token_hash=excluded.host_token_hash",
+        (device_hash, table.id, table.host_token_hash, now()),
+    )
 
 
 def device_tables(db, device_hash, limit=200):
     """[(Table, still host)] a device has hosted, newest first."""
-    rows = db.execute("SELECT g.*, d.host_token_hash AS held FROM device_tables d"
-                      " JOIN game_tables g ON g.id=d.table_id WHERE d.device_hash=?"
-                      " ORDER BY g.id DESC LIMIT ?", (device_hash, limit)).fetchall()
+    rows = db.execute(
+        "SELECT g.*, d.host_token_hash AS held FROM device_tables d"
+        " JOIN game_tables g ON g.id=d.table_id WHERE d.device_hash=?"
+        " ORDER BY g.id DESC LIMIT ?",
+        (device_hash, limit),
+    ).fetchall()
     return [(Table.from_row(row), row["held"] == row["host_token_hash"]) for row in rows]
-

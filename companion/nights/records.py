@@ -15,10 +15,18 @@ from companion.games.base import ROSTER_KINDS, RuleError, apply_roster
 from companion.tables import names, store
 
 # Each game's own measure: the number its standings are read in.
-MEASURES = {"danger-zone": ("upper_hand", "Upper Hand"), "blackmail": ("vp", "Victory Points"),
-            "assassins": ("real", "real points"), "generic": ("score", "points")}
-SHORT = {"danger-zone": "Danger Zone", "blackmail": "Blackmail", "assassins": "Age of Assassins",
-         "generic": "Scoreboard"}
+MEASURES = {
+    "danger-zone": ("upper_hand", "Upper Hand"),
+    "blackmail": ("vp", "Victory Points"),
+    "assassins": ("real", "real points"),
+    "generic": ("score", "points"),
+}
+SHORT = {
+    "danger-zone": "Danger Zone",
+    "blackmail": "Blackmail",
+    "assassins": "Age of Assassins",
+    "generic": "Scoreboard",
+}
 SKIPPED = ROSTER_KINDS | store.NIGHT_KINDS | {"undo"}
 
 
@@ -32,10 +40,21 @@ def _result(table, number, finished, winners, rows, started, ended, note=""):
     rows = sorted(rows, key=lambda row: -row["value"])
     for row in rows:
         row["won"] = row["seat"] in winners
-    return {"table": table.code, "game": table.game, "title": games.TABLE_GAMES.get(table.game, table.game),
-            "short": SHORT.get(table.game, table.game), "number": number, "finished": finished, "measure": label,
-            "winners": [row["name"] for row in rows if row["won"]], "scores": rows,
-            "started_at": started, "ended_at": ended, "minutes": minutes(started, ended), "note": note}
+    return {
+        "table": table.code,
+        "game": table.game,
+        "title": games.TABLE_GAMES.get(table.game, table.game),
+        "short": SHORT.get(table.game, table.game),
+        "number": number,
+        "finished": finished,
+        "measure": label,
+        "winners": [row["name"] for row in rows if row["won"]],
+        "scores": rows,
+        "started_at": started,
+        "ended_at": ended,
+        "minutes": minutes(started, ended),
+        "note": note,
+    }
 
 
 def minutes(started, ended):
@@ -57,15 +76,23 @@ def table_games(db, table, folded=None):
     started, ended = (moves[0]["at"], moves[-1]["at"]) if moves else (None, None)
     seats = state["seats"]
     if table.game == danger_zone.SLUG:
-        rows = [{"seat": s["id"], "name": s["name"], "character": state["character"].get(s["id"]),
-                 "value": state["upper_hand"].get(s["id"], danger_zone.START_UPPER_HAND)} for s in seats]
+        rows = [
+            {
+                "seat": s["id"],
+                "name": s["name"],
+                "character": state["character"].get(s["id"]),
+                "value": state["upper_hand"].get(s["id"], danger_zone.START_UPPER_HAND),
+            }
+            for s in seats
+        ]
         return [_result(table, 1, bool(state["winners"]), set(state["winners"]), rows, started, ended)]
     if table.game == assassins.SLUG:
         rows = [{"seat": s["id"], "name": s["name"], "value": state["real"].get(s["id"], 0)} for s in seats]
         outcome = assassins.outcome(state)
         winners = {outcome["winner"]} if outcome and outcome["winner"] is not None else set()
-        return [_result(table, 1, outcome is not None, winners, rows, started, ended,
-                        outcome["text"] if outcome else "")]
+        return [
+            _result(table, 1, outcome is not None, winners, rows, started, ended, outcome["text"] if outcome else "")
+        ]
     # The plain scoreboard has no end of its own: it ends when the night moves on, and the
     # most points win.
     rows = [{"seat": s["id"], "name": s["name"], "value": state.get("score", {}).get(s["id"], 0)} for s in seats]
@@ -78,8 +105,11 @@ def table_games(db, table, folded=None):
 def _blackmail_games(db, table, folded):
     """A Blackmail table may play several games in a row ("Start" again after the end): its
     events are folded once more, noting each game as it ends. A game the host reset is no game."""
-    standing = {e["id"] for e in folded.log
-                if e["kind"] not in store.NIGHT_KINDS | {"undo"} and not e["undone"] and not e.get("skipped")}
+    standing = {
+        e["id"]
+        for e in folded.log
+        if e["kind"] not in store.NIGHT_KINDS | {"undo"} and not e["undone"] and not e.get("skipped")
+    }
     module = table.module
     state = module.new_state(table.options)
     found, ended_game, started = [], None, None
@@ -112,8 +142,10 @@ def _blackmail_games(db, table, folded):
 
 def _blackmail_result(table, state, started, ended, finished):
     won = blackmail.rounds_won(state)
-    rows = [{"seat": s["id"], "name": s["name"], "value": state["vp"].get(s["id"], 0),
-             "rounds_won": won.get(s["id"], 0)} for s in state["seats"]]
+    rows = [
+        {"seat": s["id"], "name": s["name"], "value": state["vp"].get(s["id"], 0), "rounds_won": won.get(s["id"], 0)}
+        for s in state["seats"]
+    ]
     return _result(table, 1, finished, set(state["winners"]) if finished else set(), rows, started, ended)
 
 
@@ -130,6 +162,7 @@ def game_over(table, folded):
 
 
 # --- a night -----------------------------------------------------------------------------
+
 
 def visible_tables(db, table, viewer):
     """The night's tables this viewer may see: every one for the host (and a co-host); for a
@@ -176,8 +209,12 @@ def _night_of(db, shown):
             played.append(game)
     for number, game in enumerate(played, start=1):
         game["number"] = number
-    return {"tables": shown, "games": played, "standings": standings(played),
-            "started_at": next((g["started_at"] for g in played if g["started_at"]), None)}
+    return {
+        "tables": shown,
+        "games": played,
+        "standings": standings(played),
+        "started_at": next((g["started_at"] for g in played if g["started_at"]), None),
+    }
 
 
 def standings(played):
@@ -198,6 +235,7 @@ def standings(played):
 
 # --- each player's record on this server (the admin page) ---------------------------------
 
+
 def player_records(db):
     """Per player name, across every table on this server: games played and won per game,
     Danger Zone wins per character, Blackmail rounds won, Age of Assassins real points."""
@@ -206,9 +244,18 @@ def player_records(db):
         for game in table_games(db, table):
             for row in game["scores"]:
                 key = names.same_name_key(row["name"])
-                player = players.setdefault(key, {
-                    "name": row["name"], "played": 0, "won": 0, "games": {}, "characters": {},
-                    "rounds_won": 0, "real_points": []})
+                player = players.setdefault(
+                    key,
+                    {
+                        "name": row["name"],
+                        "played": 0,
+                        "won": 0,
+                        "games": {},
+                        "characters": {},
+                        "rounds_won": 0,
+                        "real_points": [],
+                    },
+                )
                 if game["game"] == blackmail.SLUG:
                     player["rounds_won"] += row.get("rounds_won", 0)
                 if not game["finished"]:

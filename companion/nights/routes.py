@@ -48,8 +48,9 @@ def _go(url, response=None):
 def _ahead(table):
     """The tables the night went on to from `table`, in order."""
     db = get_db()
-    while (ahead := store.load(db, table).night.get("next")) and \
-            (table := store.find_table(db, ahead["code"])) is not None:
+    while (ahead := store.load(db, table).night.get("next")) and (
+        table := store.find_table(db, ahead["code"])
+    ) is not None:
         yield table
 
 
@@ -81,6 +82,7 @@ def _land(steps, page, response):
 
 # --- play again ------------------------------------------------------------------------------
 
+
 def _may_start(table):
     return door.require(host=True)  # the host or a co-host
 
@@ -91,7 +93,7 @@ def _seat_choice(folded):
     form = request.form
     listed = {part for part in form.get("listed", "").split(",") if part.strip()}
     keep = [s["id"] for s in folded.state["seats"] if str(s["id"]) not in listed or form.get(f"keep_{s['id']}")]
-    added = [form.get(f"add_{n}", "").strip()[:changes.MAX_FIELD] for n in range(1, MAX_ADDED + 1)]
+    added = [form.get(f"add_{n}", "").strip()[: changes.MAX_FIELD] for n in range(1, MAX_ADDED + 1)]
     return keep, [name for name in added if name]
 
 
@@ -102,10 +104,19 @@ def next_page(code, error=None, status=200):
     folded = store.load(get_db(), table)
     if folded.night.get("next"):
         return redirect(url_for("night.follow", code=table.code, to="host"))
-    return render_template("night/next.html", table=table, viewer=viewer, folded=folded,
-                           seats=folded.state["seats"], games=games.TABLE_GAMES, error=error,
-                           form=request.form, max_added=MAX_ADDED, csrf=access.csrf_token(table),
-                           game_title=games.TABLE_GAMES.get(table.game)), status
+    return render_template(
+        "night/next.html",
+        table=table,
+        viewer=viewer,
+        folded=folded,
+        seats=folded.state["seats"],
+        games=games.TABLE_GAMES,
+        error=error,
+        form=request.form,
+        max_added=MAX_ADDED,
+        csrf=access.csrf_token(table),
+        game_title=games.TABLE_GAMES.get(table.game),
+    ), status
 
 
 @bp.post("/t/<code>/next")
@@ -122,8 +133,18 @@ def start_next(code):
     access.check_csrf(table)
     keep, added = _seat_choice(door.folded())
     try:
-        nights.start_next(db, table, request.form.get("game", ""), keep, added, viewer,
-                         access.follow_hash, access.new_night, changes.action_id(), _pass_host)
+        nights.start_next(
+            db,
+            table,
+            request.form.get("game", ""),
+            keep,
+            added,
+            viewer,
+            access.follow_hash,
+            access.new_night,
+            changes.action_id(),
+            _pass_host,
+        )
     except RuleError as error:
         if request.htmx:
             return changes.refused(table, viewer, changes.page_of(viewer), error)
@@ -163,8 +184,9 @@ def follow(code):
     if not steps:
         if page == "screen" or viewer is None:
             return redirect(url_for(PAGES[page if page == "screen" else "player"], code=table.code))
-        return render_template("night/left_out.html", table=table, viewer=viewer,
-                               game_title=games.TABLE_GAMES.get(table.game)), 200
+        return render_template(
+            "night/left_out.html", table=table, viewer=viewer, game_title=games.TABLE_GAMES.get(table.game)
+        ), 200
     response = make_response("", 303)
     response.headers["Location"] = _land(steps, page, response)
     return response
@@ -195,6 +217,7 @@ def _follow_tablet(table):
 
 # --- what the live board shows of the night ---------------------------------------------------
 
+
 @bp.app_template_global()
 def night_here(table, folded, viewer, page):
     """What the live fragment shows of the night, or None (most of the time: nothing)."""
@@ -206,16 +229,27 @@ def night_here(table, folded, viewer, page):
     host_at_seat = is_host and page == "player"  # a co-host's phone, or the host's seat
     if not (ahead or over or screen or host_at_seat or (is_host and night.get("screen"))):
         return None
-    found = {"next": ahead, "over": over, "host": is_host, "screen": bool(night.get("screen")),
-             "follow": None, "left_out": False, "tv": None, "host_at_seat": host_at_seat,
-             "next_title": games.TABLE_GAMES.get(ahead["game"]) if ahead else None,
-             "games": games.TABLE_GAMES}
+    found = {
+        "next": ahead,
+        "over": over,
+        "host": is_host,
+        "screen": bool(night.get("screen")),
+        "follow": None,
+        "left_out": False,
+        "tv": None,
+        "host_at_seat": host_at_seat,
+        "next_title": games.TABLE_GAMES.get(ahead["game"]) if ahead else None,
+        "games": games.TABLE_GAMES,
+    }
     if ahead and page == "tablet":  # the host's device, or one let in: both go on (night.follow)
         found["follow"] = url_for("night.follow", code=table.code, to="tablet")
     elif ahead and page in ("player", "host") and viewer is not None:
         following = store.find_table(get_db(), ahead["code"])
-        carried = (viewer["seat"] is not None and following is not None
-                   and nights.carried_seat(get_db(), following, viewer["seat"]) is not None)
+        carried = (
+            viewer["seat"] is not None
+            and following is not None
+            and nights.carried_seat(get_db(), following, viewer["seat"]) is not None
+        )
         if page == "player" and carried:
             found["follow"] = url_for("night.follow", code=table.code, to="player")
         elif is_host:  # the host's page (or a host whose seat stayed behind) goes on hosting
@@ -272,11 +306,11 @@ def _public_url(path):
 @bp.post("/t/<code>/night/screen")
 def screen_toggle(code):
     show = request.form.get("show") == "1"
-    return changes.apply_change(lambda db, table, viewer: nights.show_night(db, table, show, viewer),
-                               host=True)
+    return changes.apply_change(lambda db, table, viewer: nights.show_night(db, table, show, viewer), host=True)
 
 
 # --- the night page and its exports -----------------------------------------------------------
+
 
 def _night_for_viewer(code):
     table = g.table
@@ -291,10 +325,18 @@ def night_page(code):
     table, viewer, night = _night_for_viewer(code)
     folded = store.load(get_db(), table)
     carry_host(table)
-    return render_template("night/night.html", table=table, viewer=viewer, night=night,
-                           charts=shown.night_games(get_db(), night), folded=folded, csrf=access.csrf_token(table),
-                           can_start=viewer["role"] == "host" and not folded.night.get("next"),
-                           local_time=tables.local_time, game_title=games.TABLE_GAMES.get(table.game))
+    return render_template(
+        "night/night.html",
+        table=table,
+        viewer=viewer,
+        night=night,
+        charts=shown.night_games(get_db(), night),
+        folded=folded,
+        csrf=access.csrf_token(table),
+        can_start=viewer["role"] == "host" and not folded.night.get("next"),
+        local_time=tables.local_time,
+        game_title=games.TABLE_GAMES.get(table.game),
+    )
 
 
 def _download(body, kind, name):
@@ -308,12 +350,16 @@ def _download(body, kind, name):
 def night_json(code):
     table, viewer, night = _night_for_viewer(code)
     games_with_charts = [dict(g, chart=c) for g, c in zip(night["games"], shown.night_charts(get_db(), night))]
-    data = {"started_at": night["started_at"], "games": games_with_charts, "standings": [
-        dict(p, cells={str(k): v for k, v in p["cells"].items()}) for p in night["standings"]]}
+    data = {
+        "started_at": night["started_at"],
+        "games": games_with_charts,
+        "standings": [dict(p, cells={str(k): v for k, v in p["cells"].items()}) for p in night["standings"]],
+    }
     if viewer["role"] == "host":  # each table whole, as its own export has it
         data["tables"] = [store.export(get_db(), t) for t in night["tables"]]
-    return _download(json.dumps(data, indent=2, ensure_ascii=False), "application/json; charset=utf-8",
-                     f"night-{table.code}.json")
+    return _download(
+        json.dumps(data, indent=2, ensure_ascii=False), "application/json; charset=utf-8", f"night-{table.code}.json"
+    )
 
 
 @bp.get("/t/<code>/night.csv")
@@ -322,26 +368,37 @@ def night_csv(code):
     out = io.StringIO()
     writer = csv.writer(out)
     cell = tables.csv_cell
-    writer.writerow(["player", "wins", "games finished"]
-                    + [f"{g['number']}. {g['title']} ({g['measure']})" for g in night["games"]])
+    writer.writerow(
+        ["player", "wins", "games finished"] + [f"{g['number']}. {g['title']} ({g['measure']})" for g in night["games"]]
+    )
     for player in night["standings"]:
-        writer.writerow([cell(player["name"]), player["wins"], player["played"]]
-                        + [player["cells"].get(g["number"], "") for g in night["games"]])
+        writer.writerow(
+            [cell(player["name"]), player["wins"], player["played"]]
+            + [player["cells"].get(g["number"], "") for g in night["games"]]
+        )
     writer.writerow([])
     writer.writerow(["game", "title", "started", "minutes", "finished", "winners", "final scores"])
     for game in night["games"]:
-        writer.writerow([game["number"], game["title"], tables.local_time(game["started_at"]),
-                         "" if game["minutes"] is None else game["minutes"],
-                         "yes" if game["finished"] else "no",
-                         cell(", ".join(game["winners"])),
-                         cell("; ".join(f"{r['name']} {r['value']}" for r in game["scores"]))])
+        writer.writerow(
+            [
+                game["number"],
+                game["title"],
+                tables.local_time(game["started_at"]),
+                "" if game["minutes"] is None else game["minutes"],
+                "yes" if game["finished"] else "no",
+                cell(", ".join(game["winners"])),
+                cell("; ".join(f"{r['name']} {r['value']}" for r in game["scores"])),
+            ]
+        )
     writer.writerow([])  # each game's course, to plot elsewhere
-    writer.writerows(shown.csv_rows(zip((g["number"] for g in night["games"]), shown.night_charts(get_db(), night)),
-                                    cell))
+    writer.writerows(
+        shown.csv_rows(zip((g["number"] for g in night["games"]), shown.night_charts(get_db(), night)), cell)
+    )
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"night-{table.code}.csv")
 
 
 # --- co-hosts, handing over, recovery ---------------------------------------------------------
+
 
 @bp.get("/t/<code>/hosts")
 def hosts_page(code, error=None, status=200):
@@ -350,12 +407,26 @@ def hosts_page(code, error=None, status=200):
     db = get_db()
     folded = store.load(db, table)
     with_phone = hosts.phone_seats(db, table)
-    seats = [dict(s, cohost=s["id"] in folded.night.get("cohosts", ()), phone_here=s["id"] in with_phone,
-                  host=s["id"] == table.host_seat) for s in folded.state["seats"]]
-    return render_template("night/hosts.html", table=table, viewer=viewer, seats=seats, error=error,
-                           host_device=access.is_host_device(table), csrf=access.csrf_token(table),
-                           moved_on=bool(folded.night.get("next")),
-                           game_title=games.TABLE_GAMES.get(table.game)), status
+    seats = [
+        dict(
+            s,
+            cohost=s["id"] in folded.night.get("cohosts", ()),
+            phone_here=s["id"] in with_phone,
+            host=s["id"] == table.host_seat,
+        )
+        for s in folded.state["seats"]
+    ]
+    return render_template(
+        "night/hosts.html",
+        table=table,
+        viewer=viewer,
+        seats=seats,
+        error=error,
+        host_device=access.is_host_device(table),
+        csrf=access.csrf_token(table),
+        moved_on=bool(folded.night.get("next")),
+        game_title=games.TABLE_GAMES.get(table.game),
+    ), status
 
 
 @bp.post("/t/<code>/hosts/<int:seat>/<change>")
@@ -398,12 +469,18 @@ def recover():
     limiter = access.guess_limiter()
     limiter.check(request.remote_addr)
     typed = request.form.get("code", "")[:40]
-    found = hosts.recover_host(get_db(), access.recovery_hash(typed), access.new_night,
-                               access.night_host_hash) if store.normalize_code(typed) else None
+    found = (
+        hosts.recover_host(get_db(), access.recovery_hash(typed), access.new_night, access.night_host_hash)
+        if store.normalize_code(typed)
+        else None
+    )
     if found is None:
         limiter.miss(request.remote_addr)  # a wrong code counts like a wrong table code
-        return recover_page(error="That is not a recovery code of any night on this server. "
-                                  "Check it on the paper or photo you kept and type it again.", status=422)
+        return recover_page(
+            error="That is not a recovery code of any night on this server. "
+            "Check it on the paper or photo you kept and type it again.",
+            status=422,
+        )
     table, token = found
     changes.changed(table)
     response = redirect(url_for("tables.host", code=table.code), 303)
@@ -414,6 +491,7 @@ def recover():
 
 # --- this device's tables, and the admin's records ---------------------------------------------
 
+
 @bp.get("/hosted")
 def hosted():
     device = access.device_hash()
@@ -422,19 +500,26 @@ def hosted():
     rows = []
     for table, still_host in found:
         folded = store.load(db, table)
-        rows.append({"table": table, "host": still_host, "title": games.TABLE_GAMES.get(table.game, table.game),
-                     "moved_on": bool(folded.night.get("next")), "over": records.game_over(table, folded),
-                     "seats": [s["name"] for s in folded.state["seats"]],
-                     "started": folded.log[0]["at"] if folded.log else None})
+        rows.append(
+            {
+                "table": table,
+                "host": still_host,
+                "title": games.TABLE_GAMES.get(table.game, table.game),
+                "moved_on": bool(folded.night.get("next")),
+                "over": records.game_over(table, folded),
+                "seats": [s["name"] for s in folded.state["seats"]],
+                "started": folded.log[0]["at"] if folded.log else None,
+            }
+        )
     return render_template("night/hosted.html", rows=rows, local_time=tables.local_time)
 
 
 @bp.get("/admin")
 def admin_home():
     if not rules_routes.is_admin():
-        abort(403, "This page is for whoever runs the server: open the admin address that "
-                   "`companion serve` prints.")
+        abort(403, "This page is for whoever runs the server: open the admin address that `companion serve` prints.")
     players = records.player_records(get_db())
     characters = sorted({c for p in players for c in p["characters"]})
-    return render_template("admin/records.html", players=players, characters=characters,
-                           titles=[t for t in games.TABLE_GAMES.values()])
+    return render_template(
+        "admin/records.html", players=players, characters=characters, titles=[t for t in games.TABLE_GAMES.values()]
+    )

@@ -11,8 +11,16 @@ from companion.games.base import RuleError, from_shared_screen
 # The tablet's arrangement is logged with them: no game reads it, and its new version is
 # what carries it to every open tablet (tablet_store.arrange).
 ARRANGED = "tablet.layout"
-NIGHT_KINDS = {"night.from", "night.next", "night.screen", "host.cohost", "host.uncohost",
-               "host.handover", "host.recovered", ARRANGED}
+NIGHT_KINDS = {
+    "night.from",
+    "night.next",
+    "night.screen",
+    "host.cohost",
+    "host.uncohost",
+    "host.handover",
+    "host.recovered",
+    ARRANGED,
+}
 MOVED_ON = "The night has moved on to the next game, so this one stays as it was. Nothing changed."
 
 
@@ -46,8 +54,11 @@ def night_text(state, event):
     return {
         "night.from": "the seats came over from the last game",
         "night.next": "started the next game",
-        "night.screen": ("put the night's standings on the table screen" if data.get("show")
-                         else "put the game back on the table screen"),
+        "night.screen": (
+            "put the night's standings on the table screen"
+            if data.get("show")
+            else "put the game back on the table screen"
+        ),
         "host.cohost": f"{name} is now a co-host",
         "host.uncohost": f"{name} is no longer a co-host",
         "host.handover": f"handed the host role to {name}",

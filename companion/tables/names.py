@@ -12,9 +12,14 @@ import unicodedata
 from companion.games.base import RuleError
 
 NAME_MAX = 24
-REFUSED = {"Cc": "a control character", "Cf": "an invisible formatting character",
-           "Co": "a private-use character", "Cs": "a broken character",
-           "Zl": "a line break", "Zp": "a paragraph break"}
+REFUSED = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Co": "a private-use character",
+    "Cs": "a broken character",
+    "Zl": "a line break",
+    "Zp": "a paragraph break",
+}
 # Letters and symbols that draw nothing: blank braille, Hangul fillers.
 BLANK = {"\u2800", "\u115f", "\u1160", "\u3164", "\uffa0"}
 

@@ -75,7 +75,7 @@ class Table:
     host_seat: int | None
     options: dict
     night_id: int | None = None  # the night this table belongs to (None: a night of one, so far)
-    prev_id: int | None = None   # the table it was started from ("play again")
+    prev_id: int | None = None  # the table it was started from ("play again")
 
     @property
     def module(self):
@@ -83,13 +83,22 @@ class Table:
 
     @classmethod
     def from_row(cls, row):
-        return cls(row["id"], row["code"], row["game"], row["host_token_hash"],
-                   row["host_seat"], json.loads(row["options"]), row["night_id"], row["prev_id"])
+        return cls(
+            row["id"],
+            row["code"],
+            row["game"],
+            row["host_token_hash"],
+            row["host_seat"],
+            json.loads(row["options"]),
+            row["night_id"],
+            row["prev_id"],
+        )
 
 
 @dataclass
 class Folded:
     """A table's state after its events: the game state plus the public change log."""
+
     version: int
     state: dict
     log: list = field(default_factory=list)
@@ -102,6 +111,7 @@ class Folded:
 
 
 # --- tables and seats -----------------------------------------------------------------
+
 
 def _new_code(db):
     for _ in range(20):
@@ -119,13 +129,16 @@ def create_table(db, game, options=None):
     with transaction(db):
         code = _new_code(db)
         db.execute(
-            "INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (code, game, token_hash(host_token), json.dumps(options or {}), now()))
+            "INSERT INTO game_tables (code, game, host_token_hash, options, created_at) VALUES (?, ?, ?, ?, ?)",
+            (code, game, token_hash(host_token), json.dumps(options or {}), now()),
+        )
         # The table's own "from your box" text starts as the server-wide defaults (box.py).
-        db.execute("INSERT INTO table_box (table_id, game, entry, body, updated_at)"
-                   " SELECT g.id, b.game, b.entry, b.body, b.updated_at FROM box_entries b"
-                   " JOIN game_tables g ON g.code=? AND b.game=g.game", (code,))
+        db.execute(
+            "INSERT INTO table_box (table_id, game, entry, body, updated_at)"
+            " SELECT g.id, b.game, b.entry, b.body, b.updated_at FROM box_entries b"
+            " JOIN game_tables g ON g.code=? AND b.game=g.game",
+            (code,),
+        )
     return find_table(db, code), host_token
 
 
@@ -146,12 +159,23 @@ def add_seat(db, table, name, actor, phone=True, as_host=False):
         name = clean_name(name, folded.state)
         if as_host and table.host_seat in {s["id"] for s in folded.state["seats"]}:
             raise RuleError("The host already has a seat.")
-        seat = insert(db, "INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
-                      (table.id, token_hash(token) if token else None))
+        seat = insert(
+            db,
+            "INSERT INTO seats (table_id, token_hash) VALUES (?, ?)",
+            (table.id, token_hash(token) if token else None),
+        )
         if actor["seat"] is None and actor["role"] == "seat":
             actor = {"role": "seat", "seat": seat}  # a phone joining seats itself
-        _append(db, table, folded, "seat.join", {"seat": seat, "name": name, "phone": phone or as_host},
-                actor, None, pending)
+        _append(
+            db,
+            table,
+            folded,
+            "seat.join",
+            {"seat": seat, "name": name, "phone": phone or as_host},
+            actor,
+            None,
+            pending,
+        )
         if as_host:
             db.execute("UPDATE game_tables SET host_seat=? WHERE id=?", (seat, table.id))
             table.host_seat = seat
@@ -187,6 +211,7 @@ def move_seat(db, table, seat, step, actor):
 
 # --- events ---------------------------------------------------------------------------
 
+
 def act(db, table, kind, form, actor, action_id=None, rng=_random):
     """Parse a posted action with the game's rules and append it. Returns the event id.
 
@@ -218,12 +243,17 @@ def undo(db, table, event_id, actor, action_id=None):
         if target is None or target["undo_right"] is None:
             raise RuleError("That change cannot be undone.")
         if not may_undo(target["undo_right"], actor, target["shared"]):
-            raise NotAllowed(SHARED_REFUSAL if from_shared_screen(actor) and not target["shared"]
-                             else "Only the host can undo that." if target["undo_right"] == HOST_RIGHT
-                             else "Only that player or the host can undo that.")
+            raise NotAllowed(
+                SHARED_REFUSAL
+                if from_shared_screen(actor) and not target["shared"]
+                else "Only the host can undo that."
+                if target["undo_right"] == HOST_RIGHT
+                else "Only that player or the host can undo that."
+            )
         if target["undone"]:
-            by = next((e["who"] for e in reversed(folded.log)
-                       if e.get("target") == event_id and not e["undone"]), "someone")
+            by = next(
+                (e["who"] for e in reversed(folded.log) if e.get("target") == event_id and not e["undone"]), "someone"
+            )
             raise RuleError(f"That was already undone by {by}. Nothing changed.")
         refusal = _undo_refusal(table.module, folded.state, target["kind"])
         if refusal:
@@ -240,7 +270,11 @@ def _writing(db, table):
     the kept fold are read in the same round trip as the lock, and the commit tells every
     process's open pages (db.notify_change: NOTIFY on PostgreSQL)."""
     pending, kept = [], _cache_get(table)
-    write = transaction(db, table.id, read=f"SELECT * FROM events WHERE table_id={int(table.id)} AND id>{int(kept.version if kept else 0)} ORDER BY id")
+    write = transaction(
+        db,
+        table.id,
+        read=f"SELECT * FROM events WHERE table_id={int(table.id)} AND id>{int(kept.version if kept else 0)} ORDER BY id",
+    )
     with write:
         folded = _brought_up(db, table, kept, [_event(row) for row in write.rows])
         _cache_put(table, folded)
@@ -257,10 +291,11 @@ def _writing(db, table):
 def _append(db, table, folded, kind, data, actor, action_id, pending):
     """Insert one event after checking it folds cleanly; the caller holds the transaction."""
     event = {"id": None, "kind": kind, "data": data, "by": actor, "at": now(), "action_id": action_id}
-    event["id"] = insert_event(db, ("table_id", "kind", "data", "actor_role", "actor_seat", "actor_via", "action_id",
-                                    "created_at"),
-                               (table.id, kind, json.dumps(data), actor["role"], actor["seat"], actor.get("via"),
-                                action_id, event["at"]))
+    event["id"] = insert_event(
+        db,
+        ("table_id", "kind", "data", "actor_role", "actor_seat", "actor_via", "action_id", "created_at"),
+        (table.id, kind, json.dumps(data), actor["role"], actor["seat"], actor.get("via"), action_id, event["at"]),
+    )
     if kind == "undo":
         # Voiding an old event changes everything after it: fold the whole log again,
         # strictly, so an undo that later events depend on is refused.
@@ -273,8 +308,7 @@ def _append(db, table, folded, kind, data, actor, action_id, pending):
 
 def events(db, table, after=0):
     """A table's events after `after`, oldest first (nights/records.py reads results from them)."""
-    rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id",
-                      (table.id, after)).fetchall()
+    rows = db.execute("SELECT * FROM events WHERE table_id=? AND id>? ORDER BY id", (table.id, after)).fetchall()
     return [_event(r) for r in rows]
 
 
@@ -282,8 +316,14 @@ def _event(r):
     by = {"role": r["actor_role"], "seat": r["actor_seat"]}
     if r["actor_via"]:
         by["via"] = r["actor_via"]
-    return {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "by": by,
-            "at": r["created_at"], "action_id": r["action_id"]}
+    return {
+        "id": r["id"],
+        "kind": r["kind"],
+        "data": json.loads(r["data"]),
+        "by": by,
+        "at": r["created_at"],
+        "action_id": r["action_id"],
+    }
 
 
 def _voided(events):
@@ -307,9 +347,15 @@ def _step(table, folded, event, strict=True):
     """Apply one event to a folded state and add its log line; returns a new Folded."""
     module, before = table.module, folded.state
     log = list(folded.log)
-    entry = {"id": event["id"], "kind": event["kind"], "at": event["at"],
-             "who": actor_name(before, event["by"], event), "undone": event["id"] in folded.voided,
-             "undo_right": undo_right(module, event), "shared": shared_screen_may(module, event["kind"])}
+    entry = {
+        "id": event["id"],
+        "kind": event["kind"],
+        "at": event["at"],
+        "who": actor_name(before, event["by"], event),
+        "undone": event["id"] in folded.voided,
+        "undo_right": undo_right(module, event),
+        "shared": shared_screen_may(module, event["kind"]),
+    }
     after, night = before, folded.night
     if event["kind"] in NIGHT_KINDS:
         # The night's own entries: no game rule reads them, and none is undone (a next table
@@ -454,9 +500,15 @@ def export(db, table):
     # The host may be a player too: what a game keeps secret stays out of the export.
     public = table.module.public_data
     logged = [dict(e, data=public(e["kind"], e["data"])) for e in events(db, table)]
-    return {"code": table.code, "game": table.game, "options": table.options,
-            "seats": folded.state["seats"], "events": logged,
-            "log": folded.log, "state": table.module.view_for(folded.state, HOST)}
+    return {
+        "code": table.code,
+        "game": table.game,
+        "options": table.options,
+        "seats": folded.state["seats"],
+        "events": logged,
+        "log": folded.log,
+        "state": table.module.view_for(folded.state, HOST),
+    }
 
 
 def clear_cache():

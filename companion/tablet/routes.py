@@ -37,24 +37,70 @@ BY_LETTER = {v: k for k, v in LETTER.items()}
 
 # How many panels each edge holds, (bottom, left, top, right), by seats shown: the long edges
 # take more. A phone lying flat keeps to its two short edges.
-LANDSCAPE = {1: (1, 0, 0, 0), 2: (1, 0, 1, 0), 3: (1, 1, 1, 0), 4: (1, 1, 1, 1),
-             5: (2, 1, 1, 1), 6: (2, 1, 2, 1), 7: (3, 1, 2, 1), 8: (3, 1, 3, 1),
-             9: (3, 2, 3, 1), 10: (3, 2, 3, 2), 11: (4, 2, 3, 2), 12: (4, 2, 4, 2)}
-PORTRAIT = {1: (1, 0, 0, 0), 2: (1, 0, 1, 0), 3: (1, 1, 0, 1), 4: (1, 1, 1, 1),
-            5: (1, 2, 1, 1), 6: (1, 2, 1, 2), 7: (1, 3, 1, 2), 8: (1, 3, 1, 3),
-            9: (1, 4, 1, 3), 10: (1, 4, 1, 4), 11: (2, 4, 1, 4), 12: (2, 4, 2, 4)}
+LANDSCAPE = {
+    1: (1, 0, 0, 0),
+    2: (1, 0, 1, 0),
+    3: (1, 1, 1, 0),
+    4: (1, 1, 1, 1),
+    5: (2, 1, 1, 1),
+    6: (2, 1, 2, 1),
+    7: (3, 1, 2, 1),
+    8: (3, 1, 3, 1),
+    9: (3, 2, 3, 1),
+    10: (3, 2, 3, 2),
+    11: (4, 2, 3, 2),
+    12: (4, 2, 4, 2),
+}
+PORTRAIT = {
+    1: (1, 0, 0, 0),
+    2: (1, 0, 1, 0),
+    3: (1, 1, 0, 1),
+    4: (1, 1, 1, 1),
+    5: (1, 2, 1, 1),
+    6: (1, 2, 1, 2),
+    7: (1, 3, 1, 2),
+    8: (1, 3, 1, 3),
+    9: (1, 4, 1, 3),
+    10: (1, 4, 1, 4),
+    11: (2, 4, 1, 4),
+    12: (2, 4, 2, 4),
+}
 # Each shape: its media query, the counts, which edges run the full length of the screen, and
 # how deep a band of panels is along each edge (its panels' height, seen by their player).
 SHAPES = (
-    ("(orientation: landscape)", LANDSCAPE, ("bottom", "top"),
-     {"bottom": "min(230px, 28vh)", "top": "min(230px, 28vh)",
-      "left": "min(230px, 22vw)", "right": "min(230px, 22vw)"}),
-    ("(orientation: portrait) and (min-width: 600px)", PORTRAIT, ("left", "right"),
-     {"bottom": "min(230px, 20vh)", "top": "min(230px, 20vh)",
-      "left": "min(230px, 28vw)", "right": "min(230px, 28vw)"}),
-    ("(orientation: portrait) and (max-width: 599.98px)", None, ("bottom", "top"),
-     {"bottom": "min(300px, 31vh)", "top": "min(300px, 31vh)",
-      "left": "min(200px, 30vw)", "right": "min(200px, 30vw)"}),
+    (
+        "(orientation: landscape)",
+        LANDSCAPE,
+        ("bottom", "top"),
+        {
+            "bottom": "min(230px, 28vh)",
+            "top": "min(230px, 28vh)",
+            "left": "min(230px, 22vw)",
+            "right": "min(230px, 22vw)",
+        },
+    ),
+    (
+        "(orientation: portrait) and (min-width: 600px)",
+        PORTRAIT,
+        ("left", "right"),
+        {
+            "bottom": "min(230px, 20vh)",
+            "top": "min(230px, 20vh)",
+            "left": "min(230px, 28vw)",
+            "right": "min(230px, 28vw)",
+        },
+    ),
+    (
+        "(orientation: portrait) and (max-width: 599.98px)",
+        None,
+        ("bottom", "top"),
+        {
+            "bottom": "min(300px, 31vh)",
+            "top": "min(300px, 31vh)",
+            "left": "min(200px, 30vw)",
+            "right": "min(200px, 30vw)",
+        },
+    ),
 )
 MAX_SEATS = 12  # the most any game here seats (the plain scoreboard)
 
@@ -98,12 +144,16 @@ def _slot_css(edge, slot, of, full):
     if edge in ("bottom", "top"):
         place = of - 1 - slot if edge == "bottom" else slot
         top = "0px" if edge == "top" else "calc(100% - var(--tb-bottom))"
-        return (f"left:calc({start_h} + {span_h} * {place} / {of});top:{top};"
-                f"width:calc({span_h} / {of});height:var(--tb-{edge})")
+        return (
+            f"left:calc({start_h} + {span_h} * {place} / {of});top:{top};"
+            f"width:calc({span_h} / {of});height:var(--tb-{edge})"
+        )
     place = of - 1 - slot if edge == "left" else slot
     left = "0px" if edge == "left" else "calc(100% - var(--tb-right))"
-    return (f"left:{left};top:calc({start_v} + {span_v} * {place} / {of});"
-            f"width:var(--tb-{edge});height:calc({span_v} / {of})")
+    return (
+        f"left:{left};top:calc({start_v} + {span_v} * {place} / {of});"
+        f"width:var(--tb-{edge});height:calc({span_v} / {of})"
+    )
 
 
 def _panel_css(facing):
@@ -116,13 +166,15 @@ def layout_css(seats, edges, faces):
     """The stylesheet placing each shown seat's panel, for every shape. A seat's sheet over
     the middle (#tb-over-sN: the cards it plays, the Event it drew) opens while the toggle on
     its own panel is ticked, so one seat's sheet never opens another's."""
-    blocks = ["".join(f".tb-board:has(#tb-s{seat} .tb-toggle:checked) #tb-over-s{seat}{{display:block}}\n"
-                      for seat in seats)]
+    blocks = [
+        "".join(f".tb-board:has(#tb-s{seat} .tb-toggle:checked) #tb-over-s{seat}{{display:block}}\n" for seat in seats)
+    ]
     for query, shape_counts, full, depth in SHAPES:
         placed = arrange(seats, edges, faces, shape_counts)
         used = {edge for edge, _, _, _ in placed.values()}
-        lines = [".tb-board{" + ";".join(
-            f"--tb-{edge}:{depth[edge] if edge in used else '0px'}" for edge in EDGES) + "}"]
+        lines = [
+            ".tb-board{" + ";".join(f"--tb-{edge}:{depth[edge] if edge in used else '0px'}" for edge in EDGES) + "}"
+        ]
         for seat, (edge, slot, of, facing) in placed.items():
             lines.append(f"#tb-s{seat}{{{_slot_css(edge, slot, of, full)}}}")
             lines.append(f"#tb-s{seat}>.tb-panel,#tb-over-s{seat}>.tb-sheet{{{_panel_css(facing)}}}")
@@ -165,6 +217,7 @@ def decode(text):
 
 # --- the host's choices, kept per table ------------------------------------------------
 
+
 def stored_layout(table):
     """{"off": [seat ids], "edges": {seat: edge}, "faces": {seat: edge}} (empty when untouched)."""
     text = tablet.layout_text(get_db(), table.id)
@@ -172,14 +225,21 @@ def stored_layout(table):
         found = json.loads(text) if text else {}
     except ValueError:
         found = {}
-    return {"off": [int(s) for s in found.get("off", [])],
-            "edges": {int(s): e for s, e in found.get("edges", {}).items() if e in EDGES},
-            "faces": {int(s): e for s, e in found.get("faces", {}).items() if e in EDGES}}
+    return {
+        "off": [int(s) for s in found.get("off", [])],
+        "edges": {int(s): e for s, e in found.get("edges", {}).items() if e in EDGES},
+        "faces": {int(s): e for s, e in found.get("faces", {}).items() if e in EDGES},
+    }
 
 
 def save_layout(table, layout, actor):
-    text = json.dumps({"off": layout["off"], "edges": {str(k): v for k, v in layout["edges"].items()},
-                       "faces": {str(k): v for k, v in layout["faces"].items()}})
+    text = json.dumps(
+        {
+            "off": layout["off"],
+            "edges": {str(k): v for k, v in layout["edges"].items()},
+            "faces": {str(k): v for k, v in layout["faces"].items()},
+        }
+    )
     tablet.arrange(get_db(), table, text, actor)
 
 
@@ -190,6 +250,7 @@ def shown_seats(table, state, layout=None):
 
 
 # --- what the board template reads ------------------------------------------------------
+
 
 def undo_seat(entry, shown):
     """The shown seat that may undo this log entry from the tablet (None: the tablet may not)."""
@@ -207,7 +268,7 @@ def board(table, folded):
     view = pages.public_view(table, folded)  # the table screen's view: nothing hidden in it
     seats = view.get("seats") or []
     shown = [s["id"] for s in seats if s["id"] not in layout["off"]]
-    base = url_for("tablet.act", code=table.code, seat=0, kind="-")[:-len("0/-")]
+    base = url_for("tablet.act", code=table.code, seat=0, kind="-")[: -len("0/-")]
     log = []
     for entry in folded.log[::-1]:
         if entry.get("text"):
@@ -236,14 +297,16 @@ bp.app_template_global("tablet_board")(board)
 
 # --- the page and its actions -----------------------------------------------------------
 
+
 def answer(table, device, status=200, error=None, changed_table=False):
     """The tablet's new fragment for htmx (after a change, the render its streams share),
     else the page again."""
     if request.htmx and changed_table:
         return live_answer(table, "tablet")
     if request.htmx:
-        return pages.render_page("tablet/page.html", table, device, "tablet", status=status,
-                                 **({"error": error} if error else {}))
+        return pages.render_page(
+            "tablet/page.html", table, device, "tablet", status=status, **({"error": error} if error else {})
+        )
     if error:
         abort(status, error)
     return redirect(url_for("tablet.page", code=table.code), 303)
@@ -344,6 +407,7 @@ def layout_sheet():
 
 # --- letting a second device in ----------------------------------------------------------
 
+
 @bp.post("/t/<code>/tablet/let-in")
 def let_in(code):
     """The host asks for a one-time link; the device that opens it becomes a tablet."""
@@ -351,10 +415,12 @@ def let_in(code):
     door.require(host=True)
     access.check_csrf(table)
     door.require_open()
-    link = join_url(table).rsplit("/t/", 1)[0] + url_for("tablet.claim", code=table.code,
-                                                          token=access.let_in_link(table))
-    return render_template("tablet/let_in.html", table=table, link=link, qr_svg=qr.svg(link),
-                           minutes=access.LET_IN_MINUTES)
+    link = join_url(table).rsplit("/t/", 1)[0] + url_for(
+        "tablet.claim", code=table.code, token=access.let_in_link(table)
+    )
+    return render_template(
+        "tablet/let_in.html", table=table, link=link, qr_svg=qr.svg(link), minutes=access.LET_IN_MINUTES
+    )
 
 
 @bp.route("/t/<code>/tablet/in/<token>", methods=("GET", "POST"))
@@ -367,8 +433,10 @@ def claim(code, token):
         return redirect(url_for("tablet.page", code=table.code), 303)
     problem = None
     if viewer is not None:
-        problem = ("This device holds a seat at this table. Open the link on the device that "
-                   "will lie in the middle of the table.")
+        problem = (
+            "This device holds a seat at this table. Open the link on the device that "
+            "will lie in the middle of the table."
+        )
     elif request.method == "POST":
         access.check_csrf(table)
         device_token = access.claim_let_in(table, token)
@@ -376,10 +444,12 @@ def claim(code, token):
             response = redirect(url_for("tablet.page", code=table.code), 303)
             access.set_token(response, table, device_token)
             return response
-        problem = (f"This link was used already or is older than {access.LET_IN_MINUTES} minutes. "
-                   "Ask the host for a new one.")
-    return render_template("tablet/claim.html", table=table, problem=problem,
-                           csrf=access.csrf_token(table)), 403 if problem else 200
+        problem = (
+            f"This link was used already or is older than {access.LET_IN_MINUTES} minutes. Ask the host for a new one."
+        )
+    return render_template(
+        "tablet/claim.html", table=table, problem=problem, csrf=access.csrf_token(table)
+    ), 403 if problem else 200
 
 
 @bp.post("/t/<code>/tablet/revoke")

@@ -32,13 +32,18 @@ def storage_error(error):
     current_app.logger.error("database error: %s", error)
     text = str(error).lower()
     if "locked" in text:  # another writer held the database past the wait: nothing was applied
-        return handle(ServiceUnavailable(
-            "The table is busy saving other changes and could not save this one. "
-            "Nothing was applied; try again."))
+        return handle(
+            ServiceUnavailable(
+                "The table is busy saving other changes and could not save this one. Nothing was applied; try again."
+            )
+        )
     if any(word in text for word in ("full", "readonly", "read-only", "disk i/o")):
-        return handle(ServiceUnavailable(
-            "The table cannot save changes right now: the server's disk is full or read-only. "
-            "Everything saved before is kept; tell the host."))
+        return handle(
+            ServiceUnavailable(
+                "The table cannot save changes right now: the server's disk is full or read-only. "
+                "Everything saved before is kept; tell the host."
+            )
+        )
     return handle(InternalServerError())
 
 
@@ -46,15 +51,21 @@ def postgres_error(error):
     """PostgreSQL lost, restarting or too busy: the transaction did not commit, nothing is
     lost, and the pool replaces dead connections, so the next tap after it is back works."""
     import psycopg
+
     current_app.logger.error("database error: %s", error)
     if isinstance(error, psycopg.errors.LockNotAvailable):
-        return handle(ServiceUnavailable(
-            "The table is busy saving other changes and could not save this one. "
-            "Nothing was applied; try again."))
+        return handle(
+            ServiceUnavailable(
+                "The table is busy saving other changes and could not save this one. Nothing was applied; try again."
+            )
+        )
     if isinstance(error, psycopg.OperationalError):
-        return handle(ServiceUnavailable(
-            "The table cannot reach its database right now. Nothing was applied and everything "
-            "saved before is kept; try again in a moment."))
+        return handle(
+            ServiceUnavailable(
+                "The table cannot reach its database right now. Nothing was applied and everything "
+                "saved before is kept; try again in a moment."
+            )
+        )
     return handle(InternalServerError())
 
 
@@ -70,8 +81,7 @@ def handle(error):
     if request.path.endswith(".json"):
         return {"error": message}, code
     if code == 404 and request.view_args and "code" in request.view_args:
-        return render_template("tables/unknown.html", message=message,
-                               code=request.view_args["code"]), 404
+        return render_template("tables/unknown.html", message=message, code=request.view_args["code"]), 404
     return render_template("error.html", message=message, status=code), code
 
 
@@ -80,5 +90,6 @@ def init_app(app):
     app.register_error_handler(sqlite3.Error, storage_error)
     if app.config.get("DATABASE_URL"):  # psycopg is imported only when it is used
         import psycopg
+
         app.register_error_handler(psycopg.Error, postgres_error)
     app.register_error_handler(Exception, handle)

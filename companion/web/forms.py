@@ -41,14 +41,22 @@ class Forms:
         action's form names the step it was drawn at; another form, with `named_step`."""
         target = escape(url or (self.act_base or ctx.get("act_base", "")) + kind)
         csrf = ctx.get("csrf")
-        return Markup("".join((
-            f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
-            f' action="{target}" hx-post', f' class="{escape(class_)}"' if class_ else "",
-            f' hx-confirm="{escape(confirm)}"' if confirm else "",
-            STEP_INCLUDE if kind or named_step else "", ">",
-            f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
-            _page_field(ctx.get("page", "")),
-            caller() if caller else "", "</form>")))
+        return Markup(
+            "".join(
+                (
+                    f'<form id="{escape(id)}" method="post"' if id else '<form method="post"',
+                    f' action="{target}" hx-post',
+                    f' class="{escape(class_)}"' if class_ else "",
+                    f' hx-confirm="{escape(confirm)}"' if confirm else "",
+                    STEP_INCLUDE if kind or named_step else "",
+                    ">",
+                    f'<input type="hidden" name="csrf" value="{escape(csrf)}">' if csrf else "",
+                    _page_field(ctx.get("page", "")),
+                    caller() if caller else "",
+                    "</form>",
+                )
+            )
+        )
 
     @pass_context
     def post_form(self, ctx, url, class_="", confirm=None, caller=None, id=None, named_step=False):
@@ -59,5 +67,7 @@ class Forms:
     def help(self, ctx, entry, label="?"):
         """The "?" that opens the rules entry `entry` of the table's game."""
         entry = escape(entry)
-        return Markup(f'<a class="help" href="/rules/{escape(ctx["table"].game)}/{entry}"'
-                      f' data-help aria-label="Rules: {entry}">{escape(label)}</a>')
+        return Markup(
+            f'<a class="help" href="/rules/{escape(ctx["table"].game)}/{entry}"'
+            f' data-help aria-label="Rules: {entry}">{escape(label)}</a>'
+        )

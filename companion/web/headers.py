@@ -4,9 +4,11 @@ import gzip
 
 from flask import request
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-       "object-src 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
+    "object-src 'none'"
+)
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 _gzip_cache = {}  # static file etag -> compressed bytes; static files never change while running
 

@@ -15,23 +15,30 @@ def render_page(template, table, viewer, page, status=200, **extra):
     """A whole screen, or only its live fragment when htmx asks for it."""
     if request.htmx and request.htmx.target in ("live", "live-body"):
         template = "tables/_live.html"
-    return render_template(template, **context(table, viewer, page, extra,
-                                               fragment=template == "tables/_live.html")), status
+    return render_template(
+        template, **context(table, viewer, page, extra, fragment=template == "tables/_live.html")
+    ), status
 
 
 def context(table, viewer, page, extra=None, fragment=True, folded=None):
     folded = folded or store.load(get_db(), table)
     module = table.module
     return dict(
-        table=table, viewer=viewer, page=page, module=module, folded=folded,
+        table=table,
+        viewer=viewer,
+        page=page,
+        module=module,
+        folded=folded,
         game_title=games.TABLE_GAMES.get(table.game, module.TITLE),
-        view=public_view(table, folded) if viewer is None
-        else module.view_for(folded.state, viewer),
-        log=folded.log[:-16:-1], version=folded.version,  # the newest 15, newest first
+        view=public_view(table, folded) if viewer is None else module.view_for(folded.state, viewer),
+        log=folded.log[:-16:-1],
+        version=folded.version,  # the newest 15, newest first
         # A fragment's forms take the token from the page's hx-headers (base.html).
         csrf=None if fragment else access.csrf_token(table),
         act_base=address("tables.act", code=table.code, kind="-")[:-1],
-        live_url=address("tables.live", code=table.code, page=page), **(extra or {}))
+        live_url=address("tables.live", code=table.code, page=page),
+        **(extra or {}),
+    )
 
 
 _addresses = {}

@@ -31,6 +31,7 @@ def join_url(table):
 
 # --- home and creating a table --------------------------------------------------------
 
+
 @bp.get("/")
 def home():
     return home_page()
@@ -65,6 +66,7 @@ def go():
 
 # --- joining --------------------------------------------------------------------------
 
+
 @bp.get("/t/<code>")
 def join(code):
     table = g.table
@@ -73,8 +75,7 @@ def join(code):
     viewer = door.viewer()
     if viewer and viewer["seat"] is not None:  # a seat's phone, a co-host's, the seated host
         return redirect(url_for("tables.player", code=table.code))
-    return render_template("tables/join.html", table=table, viewer=viewer,
-                           game_title=games.TABLE_GAMES[table.game])
+    return render_template("tables/join.html", table=table, viewer=viewer, game_title=games.TABLE_GAMES[table.game])
 
 
 @bp.post("/t/<code>/join")
@@ -85,12 +86,22 @@ def join_post(code):
         return redirect(url_for("tables.player", code=table.code), 303)
     as_host = bool(viewer)
     try:
-        _, token = store.add_seat(get_db(), table, request.form.get("name", "")[:MAX_FIELD],
-                                  viewer or {"role": "seat", "seat": None}, as_host=as_host)
+        _, token = store.add_seat(
+            get_db(),
+            table,
+            request.form.get("name", "")[:MAX_FIELD],
+            viewer or {"role": "seat", "seat": None},
+            as_host=as_host,
+        )
     except RuleError as error:
-        return render_template("tables/join.html", table=table, viewer=viewer, error=str(error),
-                               name=request.form.get("name", "")[:MAX_FIELD],
-                               game_title=games.TABLE_GAMES[table.game]), 400
+        return render_template(
+            "tables/join.html",
+            table=table,
+            viewer=viewer,
+            error=str(error),
+            name=request.form.get("name", "")[:MAX_FIELD],
+            game_title=games.TABLE_GAMES[table.game],
+        ), 400
     changed(table)
     if as_host:
         return redirect(url_for("tables.host", code=table.code), 303)
@@ -100,6 +111,7 @@ def join_post(code):
 
 
 # --- the three screens ----------------------------------------------------------------
+
 
 @bp.get("/t/<code>/me")
 def player(code):
@@ -142,9 +154,14 @@ def state_json(code):
     table = g.table
     viewer = door.require()
     folded = store.load(get_db(), table)
-    return {"code": table.code, "game": table.game, "version": folded.version,
-            "viewer": viewer, "state": table.module.view_for(folded.state, viewer),
-            "log": folded.log}
+    return {
+        "code": table.code,
+        "game": table.game,
+        "version": folded.version,
+        "viewer": viewer,
+        "state": table.module.view_for(folded.state, viewer),
+        "log": folded.log,
+    }
 
 
 # --- changing things ------------------------------------------------------------------
@@ -154,6 +171,7 @@ def state_json(code):
 def act(code, kind):
     def write(db, table, viewer):
         store.act(db, table, kind, posted_form(), viewer, action_id())
+
     return apply_change(write, kind=kind)
 
 
@@ -165,8 +183,10 @@ def undo(code, event_id):
 @bp.post("/t/<code>/seats")
 def add_seat(code):
     """The host adds a seat for a player without a phone."""
-    return apply_change(lambda db, table, viewer: store.add_seat(
-        db, table, posted_form().get("name", ""), viewer, phone=False), host=True)
+    return apply_change(
+        lambda db, table, viewer: store.add_seat(db, table, posted_form().get("name", ""), viewer, phone=False),
+        host=True,
+    )
 
 
 @bp.post("/t/<code>/seats/<int:seat>/<change>")
@@ -180,10 +200,12 @@ def change_seat(code, seat, change):
             store.move_seat(db, table, seat, -1 if change == "left" else 1, viewer)
         else:
             abort(404, "No such seat change.")
+
     return apply_change(write, host=True)
 
 
 # --- export ---------------------------------------------------------------------------
+
 
 @bp.get("/t/<code>/export.json")
 def export_json(code):
@@ -203,10 +225,17 @@ def csv_cell(text):
 
 
 # How each game's seat numbers are headed in the export; others read as their key in words.
-CSV_LABELS = {"score": "Score", "upper_hand": "Upper Hand", "vp": "Victory Points",
-              "rounds_won": "rounds won", "preliminary": "preliminary points",
-              "real": "real points", "penalty_chips": "penalty chips",
-              "front_count": "front row", "rear_count": "rear row"}
+CSV_LABELS = {
+    "score": "Score",
+    "upper_hand": "Upper Hand",
+    "vp": "Victory Points",
+    "rounds_won": "rounds won",
+    "preliminary": "preliminary points",
+    "real": "real points",
+    "penalty_chips": "penalty chips",
+    "front_count": "front row",
+    "rear_count": "rear row",
+}
 RANKED_BY = ("score", "upper_hand", "vp", "real")  # the first of these a game shows decides places
 
 
@@ -233,8 +262,7 @@ def csv_standings(view, ranks=None):
     order = sorted(seats, key=lambda seat: ranks.get(seat["id"], len(seats) + 1))
     rows = [["seat"] + [CSV_LABELS.get(k, k.replace("_", " ")) for k in keys] + ["place"]]
     for seat in order:
-        rows.append([csv_cell(seat.get("name", ""))] + [seat.get(k, "") for k in keys]
-                    + [ranks.get(seat["id"], "")])
+        rows.append([csv_cell(seat.get("name", ""))] + [seat.get(k, "") for k in keys] + [ranks.get(seat["id"], "")])
     return rows
 
 
@@ -275,11 +303,18 @@ def export_csv(code):
     for entry in folded.log:
         if not entry.get("text"):
             continue
-        writer.writerow([local_time(entry["at"]), csv_cell(entry["who"]), csv_cell(entry["text"]),
-                         "undone" if entry["undone"] else ""])
+        writer.writerow(
+            [
+                local_time(entry["at"]),
+                csv_cell(entry["who"]),
+                csv_cell(entry["text"]),
+                "undone" if entry["undone"] else "",
+            ]
+        )
     writer.writerow([])  # each game's course, to plot elsewhere (as the night's CSV)
-    writer.writerows(shown.csv_rows([(chart["number"], chart) for chart in series.table_charts(get_db(), table)],
-                                    csv_cell))
+    writer.writerows(
+        shown.csv_rows([(chart["number"], chart) for chart in series.table_charts(get_db(), table)], csv_cell)
+    )
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.csv"'

@@ -33,6 +33,7 @@ def end_chart(table, folded):
 
 
 def init_app(app):
-    app.jinja_env.globals.update(partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD,
-                                 end_chart=end_chart)
+    app.jinja_env.globals.update(
+        partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD, end_chart=end_chart
+    )
     app.jinja_env.filters.update(only=only)

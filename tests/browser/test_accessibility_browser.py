@@ -27,6 +27,7 @@ def host_view(page):
 
 # --- tables in the middle of a game ---------------------------------------------------------
 
+
 def with_ana(base, new_phone, game, *others):
     """A table of `game`: the host's page, Ana on her phone, the others added by the host.
     Returns (host, ana, code, {name: seat id})."""
@@ -64,8 +65,13 @@ def blackmail_started(base, new_phone, tracking):
     """Blackmail with `tracking` ("full", or "dealt": Ana's hand on her phone), round 1 under
     way: Ana on her phone first, Bo and Cy added."""
     host, ana, code, ids = with_ana(base, new_phone, "blackmail", "Bo", "Cy")
-    post_as(host, "/act/game.start", to=host_view(host)["to"]["start"] or "", tracking=tracking,
-            first_player=str(ids["Ana"]))
+    post_as(
+        host,
+        "/act/game.start",
+        to=host_view(host)["to"]["start"] or "",
+        tracking=tracking,
+        first_player=str(ids["Ana"]),
+    )
     return host, ana, code
 
 
@@ -100,9 +106,16 @@ def generic_table(base, new_phone):
 def game_tables(base, new_phone):
     """{game: (host, phone, code)}: one table of each game in the middle of play, built once
     for the page views and then played on by walk_the_games."""
-    return {game: build(base, new_phone) for game, build in (
-        ("generic", generic_table), ("danger-zone", danger_zone_mission), ("blackmail", blackmail_full),
-        ("blackmail dealt", blackmail_dealt), ("assassins", assassins_resolving))}
+    return {
+        game: build(base, new_phone)
+        for game, build in (
+            ("generic", generic_table),
+            ("danger-zone", danger_zone_mission),
+            ("blackmail", blackmail_full),
+            ("blackmail dealt", blackmail_dealt),
+            ("assassins", assassins_resolving),
+        )
+    }
 
 
 def page_views(base, new_phone, tables):
@@ -110,25 +123,31 @@ def page_views(base, new_phone, tables):
     host page, phone, table screen, tablet and join page (plus Blackmail's verify page, the
     Assassins deck list and the game night's pages)."""
     stranger = new_phone()
-    views = [("home", stranger, base + "/"),
-             ("rules", stranger, base + "/rules"),
-             ("rules search", stranger, base + "/rules?q=UH"),
-             ("rules game", stranger, base + "/rules/danger-zone"),
-             ("rules entry", stranger, base + "/rules/danger-zone/upper-hand"),
-             ("rules entry with a table", stranger, base + "/rules/danger-zone/challenges"),
-             ("rules quick reference", stranger, base + "/rules/assassins/quickref"),
-             ("rules box", stranger, base + "/rules/box")]
+    views = [
+        ("home", stranger, base + "/"),
+        ("rules", stranger, base + "/rules"),
+        ("rules search", stranger, base + "/rules?q=UH"),
+        ("rules game", stranger, base + "/rules/danger-zone"),
+        ("rules entry", stranger, base + "/rules/danger-zone/upper-hand"),
+        ("rules entry with a table", stranger, base + "/rules/danger-zone/challenges"),
+        ("rules quick reference", stranger, base + "/rules/assassins/quickref"),
+        ("rules box", stranger, base + "/rules/box"),
+    ]
     for game, (host, phone, code) in tables.items():
-        views += [(f"{game} host", host, f"{base}/t/{code}/host"),
-                  (f"{game} phone", phone, f"{base}/t/{code}/me"),
-                  (f"{game} screen", stranger, f"{base}/t/{code}/screen"),
-                  (f"{game} tablet", host, f"{base}/t/{code}/tablet")]
+        views += [
+            (f"{game} host", host, f"{base}/t/{code}/host"),
+            (f"{game} phone", phone, f"{base}/t/{code}/me"),
+            (f"{game} screen", stranger, f"{base}/t/{code}/screen"),
+            (f"{game} tablet", host, f"{base}/t/{code}/tablet"),
+        ]
         if game == "generic":  # the night's pages are the same for every game
-            views += [("night", host, f"{base}/t/{code}/night"),
-                      ("play again", host, f"{base}/t/{code}/next"),
-                      ("hosts", host, f"{base}/t/{code}/hosts"),
-                      ("your tables", host, f"{base}/hosted"),
-                      ("recover", stranger, f"{base}/recover")]
+            views += [
+                ("night", host, f"{base}/t/{code}/night"),
+                ("play again", host, f"{base}/t/{code}/next"),
+                ("hosts", host, f"{base}/t/{code}/hosts"),
+                ("your tables", host, f"{base}/hosted"),
+                ("recover", stranger, f"{base}/recover"),
+            ]
         if game in ("generic", "danger-zone", "blackmail", "assassins"):
             views.append((f"{game} join", stranger, f"{base}/t/{code}"))
         if game == "blackmail dealt":
@@ -210,13 +229,18 @@ def walk_the_games(base, new_phone, found, tables):
 
     def table(game):
         host, phone, code = tables[game]
-        host.goto(f"{base}/t/{code}/host")   # back from the page views' last page (its tablet)
+        host.goto(f"{base}/t/{code}/host")  # back from the page views' last page (its tablet)
         return host, phone, code
 
     def views(name, host, phone, code, screen=True):
-        check_all(found, [(f"{name} host", host, f"{base}/t/{code}/host", phone_size),
-                          (f"{name} phone", phone, f"{base}/t/{code}/me", phone_size)]
-                  + [(f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))] * screen)
+        check_all(
+            found,
+            [
+                (f"{name} host", host, f"{base}/t/{code}/host", phone_size),
+                (f"{name} phone", phone, f"{base}/t/{code}/me", phone_size),
+            ]
+            + [(f"{name} screen", host, f"{base}/t/{code}/screen", ("laptop",))] * screen,
+        )
 
     # Danger Zone: setup with the characters to pick, then a round played to the end.
     host, phone, code, ids = with_ana(base, new_phone, "danger-zone", "Bo")
@@ -241,10 +265,17 @@ def walk_the_games(base, new_phone, found, tables):
     host, phone, code = table("blackmail")
     ids = seat_ids(host)
     phone.goto(f"{base}/t/{code}/me")
-    phone.locator("details.card-pick[data-card='3'] > summary").click()   # Cyril: seats and cards
+    phone.locator("details.card-pick[data-card='3'] > summary").click()  # Cyril: seats and cards
     check(found, "blackmail phone, a card open", phone, sizes=phone_size)
-    post_as(host, "/act/play", seat=str(ids["Ana"]), card="3", target=str(ids["Bo"]), eliminated="target",
-            revealed="not_shown")
+    post_as(
+        host,
+        "/act/play",
+        seat=str(ids["Ana"]),
+        card="3",
+        target=str(ids["Bo"]),
+        eliminated="target",
+        revealed="not_shown",
+    )
     views("blackmail, a seat out", host, phone, code)
     post_as(host, "/act/play", seat=str(ids["Cy"]), card="8", revealed="not_shown")
     views("blackmail, a round won", host, phone, code)
@@ -318,8 +349,12 @@ def tab_through(page):
 def test_every_host_page_works_by_keyboard(live_server, new_phone):
     base = live_server.url
     problems = {}
-    tables = {"generic": generic_table(base, new_phone), "danger-zone": danger_zone_mission(base, new_phone),
-              "blackmail": blackmail_full(base, new_phone), "assassins": assassins_resolving(base, new_phone)}
+    tables = {
+        "generic": generic_table(base, new_phone),
+        "danger-zone": danger_zone_mission(base, new_phone),
+        "blackmail": blackmail_full(base, new_phone),
+        "assassins": assassins_resolving(base, new_phone),
+    }
     for game, (host, _phone, code) in tables.items():
         for size, viewport in SIZES.items():
             host.set_viewport_size(viewport)
@@ -338,14 +373,14 @@ def test_every_host_page_works_by_keyboard(live_server, new_phone):
     host.wait_for_selector("li.seat:has(.name:text-is('Bo')) [data-score]:text-is('4')")
     host, phone, code = tables["blackmail"]
     host.goto(f"{base}/t/{code}/host")
-    host.locator("details.bm-for > summary").focus()   # Ana has a phone: her card is one fold away
+    host.locator("details.bm-for > summary").focus()  # Ana has a phone: her card is one fold away
     host.keyboard.press("Enter")
-    card = host.locator("details.card-pick[data-card='5']")   # Pam Poovey, played by Ana on Bo
+    card = host.locator("details.card-pick[data-card='5']")  # Pam Poovey, played by Ana on Bo
     card.locator("summary").focus()
     host.keyboard.press("Enter")
     assert card.evaluate("d => d.open")
     card.locator("input[name=target]").first.focus()
-    host.keyboard.press("ArrowRight")       # the seat radios: Ana (self), then Bo
+    host.keyboard.press("ArrowRight")  # the seat radios: Ana (self), then Bo
     assert card.locator("input[name=target]:checked").get_attribute("value") == str(seat_ids(host)["Bo"])
     card.locator("input[name=discarded]").first.focus()
     host.keyboard.press("Space")

@@ -46,7 +46,7 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     sit_down(cy, f"{live_server.url}/t/{code}", "Cy")
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
-    for page in (ana, bo, cy):   # confirmations that name who is still picking are browser dialogs
+    for page in (ana, bo, cy):  # confirmations that name who is still picking are browser dialogs
         page.on("dialog", lambda dialog: dialog.accept())
 
     # The host types the deck list in once (here by pasting JSON); the count follows typing.
@@ -98,13 +98,13 @@ def test_three_phones_with_the_ghost_two_rounds_with_a_kill_to_the_end(live_serv
     cy.wait_for_selector(f"{ME} [data-prelim]:text-is('1')")
     assert not cy.get_by_role("button", name="Bo plus 1 preliminary").is_visible()
     cy.click("details.fix-scores > summary")
-    cy.click("[aria-label='Kill Bo']")                       # opens the confirmation in the page
+    cy.click("[aria-label='Kill Bo']")  # opens the confirmation in the page
     cy.click(f"{hosted('Bo')} [data-confirm]")
     bo.wait_for_selector(f"{ME} [data-killed]")
     for page, where in ((ana, hosted("Bo")), (cy, other("Bo")), (screen, tile("Bo"))):
         page.wait_for_selector(f"{where} [data-killed]")
     assert bo.locator(f"{ME} [data-prelim]").inner_text() == "0"
-    assert bo.get_by_role("button", name="Bo plus 1 preliminary").count() == 0   # no taps the rules would refuse
+    assert bo.get_by_role("button", name="Bo plus 1 preliminary").count() == 0  # no taps the rules would refuse
 
     # Bank round 1 (one tap and a confirmation): survivors' points become real points.
     cy.click("button[aria-label='Resolve number 6']")
@@ -167,13 +167,13 @@ def test_four_phones_drafting_see_pick_k_only_once_all_four_made_it(live_server,
         watchers = [(phones[n], other(who)) for n in names if n != who]
         watchers += [(host, hosted(who)), (screen, tile(who))]
         for page, where in watchers:
-            page.wait_for_selector(f"{where}:has-text('picked')")    # this pick's update has arrived
+            page.wait_for_selector(f"{where}:has-text('picked')")  # this pick's update has arrived
             assert page.locator(f"{where} [data-rows]").inner_text() == counts, (page.url, who)
             assert f"Pick {k} revealed" not in page.locator(".log").first.text_content()
 
     for k, made in enumerate(names[:3]):
         phones[made].click(f"{ME} [data-pick={rows[made]}]")
-        waiting = ", ".join(n for n in names if n not in names[:k + 1])
+        waiting = ", ".join(n for n in names if n not in names[: k + 1])
         phones[made].wait_for_selector(f"{ME} [data-waiting]:has-text('waiting for {waiting}')")
         hidden_everywhere(made, 1, "front 0/4 · rear 0/3")
 

@@ -38,12 +38,12 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     host.click(".bm-setup label.pill:has-text('Ana')")
     host.click(".bm-setup button.big")
     for page in everyone:
-        page.wait_for_selector("[data-deck]:text-is('11')")   # 16 - secret - 3 dealt - Ana's draw
+        page.wait_for_selector("[data-deck]:text-is('11')")  # 16 - secret - 3 dealt - Ana's draw
     assert screen.locator(".tv-band").inner_text().strip().endswith("4 to win")
 
     # Round 1, card by card from the phones. Ana hides behind Cheryl/Carol.
     ana.wait_for_selector(".bm-turn.mine")
-    assert bo.locator(".bm-play").count() == 0                 # not Bo's turn: no play form
+    assert bo.locator(".bm-play").count() == 0  # not Bo's turn: no play form
     play(ana, CHERYL, 1, button="button[value=protect]")
     bo.wait_for_selector(".bm-turn.mine")
     assert bo.locator("li.other:has(.name:text-is('Ana')) .status:has-text('Protected')").count() == 1
@@ -57,17 +57,15 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     host.wait_for_selector("[data-secret='taken_by_ray']")
     assert host.locator("[data-count='8'] [data-left]").inner_text() == "0"
     assert screen.locator(".tv-seat.out").count() == 0
-    assert screen.locator("[data-deck]").inner_text() == "7"    # 3 turns, Ray's new secret, Ana's draw
+    assert screen.locator("[data-deck]").inner_text() == "7"  # 3 turns, Ray's new secret, Ana's draw
     ana.wait_for_selector(".bm-turn.mine")
-    assert "protected" not in ana.locator(".bm-me-status").inner_text()   # her turn came
+    assert "protected" not in ana.locator(".bm-me-status").inner_text()  # her turn came
     play(ana, PAM, 4, target="Cy", dropped=LANA)
     play(my_turn(bo), PAM, 5, target="Bo", dropped=KRUEGER)
     play(my_turn(cy), CHERYL, 6, button="button[value=look]")
     play(my_turn(ana), KRUEGER, 7, named=MALORY, button="button[value=no]")
-    play(my_turn(bo), ARCHER, 8, target="Cy", named=CYRIL,
-         button="button[value=no]")
-    play(my_turn(cy), ARCHER, 9, target="Ana", named=PAM,
-         button="button[value=no]")
+    play(my_turn(bo), ARCHER, 8, target="Cy", named=CYRIL, button="button[value=no]")
+    play(my_turn(cy), ARCHER, 9, target="Ana", named=PAM, button="button[value=no]")
 
     # Deck out: each phone taps the card in hand. Pam is all face up, so Cy cannot pick it.
     for page in everyone:
@@ -75,10 +73,12 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
     assert cy.locator(f".bm-hands button[value='{PAM}']").is_disabled()
     for name, card in (("Ana", CYRIL), ("Bo", CYRIL), ("Cy", ARCHER)):
         phones[name].click(f".bm-hands button[value='{card}']")
-        for page in everyone:      # every board shows it before the next phone taps
-            page.wait_for_selector(f".bm-seats li.seat:has(.name:text-is('{name}')) .badge.hand, "
-                                   f"li.hand-row:has(b:text-is('{name}')):has-text('shows'), "
-                                   f".tv-seat:has(.name:text-is('{name}')) .status:has-text('Shows')")
+        for page in everyone:  # every board shows it before the next phone taps
+            page.wait_for_selector(
+                f".bm-seats li.seat:has(.name:text-is('{name}')) .badge.hand, "
+                f"li.hand-row:has(b:text-is('{name}')):has-text('shows'), "
+                f".tv-seat:has(.name:text-is('{name}')) .status:has-text('Shows')"
+            )
     screen.wait_for_selector(".bm-result")
     assert "tie" in screen.locator(".result-text").inner_text()
     # One tap confirms, from any phone (a page's taps are spaced out so that its own refresh
@@ -115,4 +115,4 @@ def test_three_phones_play_a_tied_deck_out_and_a_krueger_round_to_a_win(live_ser
         page.wait_for_selector(".bm-winner")
         assert f"{first} wins the game!" in " ".join(page.locator(".bm-winner h2").inner_text().split())
     assert screen.locator(".tv-seat").count() == 3
-    assert host.locator(".bm-setup button.big").is_enabled()      # a rematch is one tap away
+    assert host.locator(".bm-setup button.big").is_enabled()  # a rematch is one tap away

@@ -15,8 +15,7 @@ from helpers import rigged, server_in_process
 
 # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order (as in the
 # hidden-information route test). Lana hands back positions 1, 2, 0.
-ORDER = [MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM,
-         KRUEGER, ARCHER]
+ORDER = [MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM, KRUEGER, ARCHER]
 LANA_ORDER = [1, 4, 2, 3, 0]
 SECOND = [RAY, PAM, PAM, CHERYL, ARCHER]
 
@@ -58,8 +57,7 @@ def only_on(pages, entitled, what, text, turn):
             assert text not in page.evaluate(VISIBLE_TEXT), (what, text)
 
 
-def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_phone(
-        rigged_server, new_phone):
+def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_phone(rigged_server, new_phone):
     url = rigged_server
     host = new_phone()
     host.on("dialog", lambda dialog: dialog.accept())
@@ -85,7 +83,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
     assert bo.locator(".bm-hand .cname").all_text_contents() == ["Cyril Figgis"]
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Dr. Krueger"]
     assert host.locator(".bm-hand").count() == 0 and screen.locator(".bm-hand").count() == 0
-    assert not ana.locator(".bm-hand .cname").first.is_visible()        # covered until tapped
+    assert not ana.locator(".bm-hand .cname").first.is_visible()  # covered until tapped
     # Off turn a held card opens on what it does, its play form there but unseen (blackmail.css)
     look(bo)
     bo.click(".bm-hand .hand-card > summary")
@@ -149,7 +147,7 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
         page.wait_for_selector(".bm-result")
         page.wait_for_selector(".bm-reveal")
     assert "Cy is the last one left" in screen.locator(".result-text").inner_text()
-    assert "Dr. Krueger" in screen.locator(".bm-reveal").inner_text()       # the secret at the end
+    assert "Dr. Krueger" in screen.locator(".bm-reveal").inner_text()  # the secret at the end
     text = rigged(ORDER, LANA_ORDER)
     assert ana.locator("[data-commit]").inner_text() == deal.commit_text(text)
 
@@ -167,5 +165,5 @@ def test_a_dealt_round_on_three_phones_with_each_private_result_on_the_right_pho
         page.wait_for_selector("[data-seat]:has(.name:text-is('Cy')) [data-vp]:text-is('1')")
     cy.wait_for_selector(".bm-hand.mine")
     assert cy.locator(".bm-hand .cname").all_text_contents() == ["Pam Poovey", "Sterling Archer"]
-    assert cy.locator(".bm-private li[data-private]").count() == 0   # last round's looks are gone
-    assert cy.locator(".bm-private").is_hidden()           # (the list stays on the page, empty)
+    assert cy.locator(".bm-private li[data-private]").count() == 0  # last round's looks are gone
+    assert cy.locator(".bm-private").is_hidden()  # (the list stays on the page, empty)

@@ -24,7 +24,7 @@ def test_awarding_a_victory_point_offers_undo_for_five_seconds_on_that_phone(liv
     undo.wait_for()
     assert "Bo scores a Victory Point" in undo.get_attribute("aria-label")
     bo.wait_for_selector(f"{vp(bo, 'Bo')}:text-is('1')")
-    assert bo.locator(".bm-undo button").count() == 0          # only on the phone that tapped
+    assert bo.locator(".bm-undo button").count() == 0  # only on the phone that tapped
     assert host.locator(".bm-undo button").count() == 0
     undo.click()
     for page in (ana, bo, host):

@@ -32,17 +32,20 @@ ORDER = [KRUEGER, PAM, ARCHER, CHERYL, CYRIL, MALORY]
 NIST = {
     "": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "abc": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq":                      # 448 bits
-        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq":  # 448 bits
+    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
     "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqr"
-    "lmnopqrsmnopqrstnopqrstu":                                                       # 896 bits
-        "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+    "lmnopqrsmnopqrstnopqrstu":  # 896 bits
+    "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
     "a" * 1_000_000: "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 }
 # Padding edges (a block holds 55 bytes of message before the length) and UTF-8 of 2 to 4 bytes.
 NON_ASCII_NAMES = ("Zoë", "Łukasz", "李雷", "Ñandú 🙂")
-VECTORS = list(NIST) + ["x" * n for n in (55, 56, 63, 64, 65, 119, 120)] + [
-    "Café · Lana ✓", "e\u0301", " | ".join(NON_ASCII_NAMES), "é" * 28, "🙂" * 16]
+VECTORS = (
+    list(NIST)
+    + ["x" * n for n in (55, 56, 63, 64, 65, 119, 120)]
+    + ["Café · Lana ✓", "e\u0301", " | ".join(NON_ASCII_NAMES), "é" * 28, "🙂" * 16]
+)
 
 NOBLE = ROOT / "static" / "vendor" / "noble-hashes-2.4.0"
 # sha256 of each file as it is in @noble/hashes 2.4.0's npm package (sha512 integrity
@@ -79,14 +82,14 @@ def only_from(base, urls):
 def test_the_vendored_library_is_the_published_one():
     assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in NOBLE.iterdir()} == NOBLE_FILES
     script = (NOBLE.parent.parent / "games" / "blackmail.js").read_text(encoding="utf-8")
-    assert "0x428a2f98" not in script           # no SHA-256 round constants of our own
+    assert "0x428a2f98" not in script  # no SHA-256 round constants of our own
 
 
 def lan_address():
     """This machine's IPv4 address on its network, or None (only loopback)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try:
-            s.connect(("192.0.2.1", 9))        # UDP: picks the route, sends nothing
+            s.connect(("192.0.2.1", 9))  # UDP: picks the route, sends nothing
         except OSError:
             return None
         address = s.getsockname()[0]
@@ -112,7 +115,7 @@ def test_the_phone_hashes_over_plain_http_on_a_lan(tmp_path, new_phone):
         assert page.evaluate("() => [isSecureContext, !!(window.crypto && crypto.subtle)]") == [False, False]
         assert page.evaluate(HASH_ALL, ["abc"]) == [NIST["abc"]]
     finally:
-        page.context.close()        # its open requests end before the server does
+        page.context.close()  # its open requests end before the server does
         server.close()
         store.clear_cache()
 
@@ -128,9 +131,14 @@ def random_rounds(seed, names):
         if r["result"]:
             view = bm.view_for(state, SCREEN)
             reveal = view["round"]["dealt"]["reveal"]
-            found.append({"facts": _replay_facts(view, reveal, view["round"]["plays"]), "text": reveal["text"],
-                          "fingerprint": reveal["fingerprint"],
-                          "got": {str(s): cards for s, cards in hidden(state)["got"].items()}})
+            found.append(
+                {
+                    "facts": _replay_facts(view, reveal, view["round"]["plays"]),
+                    "text": reveal["text"],
+                    "fingerprint": reveal["fingerprint"],
+                    "got": {str(s): cards for s, cards in hidden(state)["got"].items()},
+                }
+            )
             data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, rng)
             state = bm.apply(state, ev("round.confirm", data))
             continue
@@ -145,26 +153,37 @@ def test_the_phone_hashes_and_replays_a_round_as_the_app_does(rigged_server, new
     page.goto(f"{rigged_server}/t/{code}/blackmail/verify")
     page.wait_for_function("() => window.BlackmailCheck")
     hashed = page.evaluate(HASH_ALL, VECTORS)
-    assert hashed[:len(NIST)] == list(NIST.values())
+    assert hashed[: len(NIST)] == list(NIST.values())
     assert hashed == [hashlib.sha256(t.encode()).hexdigest() for t in VECTORS]
     assert f"{rigged_server}/static/vendor/noble-hashes-2.4.0/sha2.js" in urls
     assert only_from(rigged_server, urls) == []
 
     # Real deals (the app's own shuffle), players with names beyond ASCII.
-    rounds = [r for seed, names in ((1, ("Ana", "Bo")), (2, ("Ana", "Bo", "Cy")), (3, ("Ana", "Bo", "Cy", "Di")),
-                                    (4, NON_ASCII_NAMES), (5, NON_ASCII_NAMES[:3]))
-              for r in random_rounds(seed, names)]
+    rounds = [
+        r
+        for seed, names in (
+            (1, ("Ana", "Bo")),
+            (2, ("Ana", "Bo", "Cy")),
+            (3, ("Ana", "Bo", "Cy", "Di")),
+            (4, NON_ASCII_NAMES),
+            (5, NON_ASCII_NAMES[:3]),
+        )
+        for r in random_rounds(seed, names)
+    ]
     assert len(rounds) >= 15
     assert any("李雷" in json.dumps(r["facts"], ensure_ascii=False) for r in rounds)
     hashed = page.evaluate(HASH_ALL, [r["text"] for r in rounds])
     assert hashed == [hashlib.sha256(r["text"].encode()).hexdigest() for r in rounds]
-    assert hashed == [r["fingerprint"] for r in rounds]         # what the app committed to at the deal
-    replayed = page.evaluate("""rounds => rounds.map(r => {
+    assert hashed == [r["fingerprint"] for r in rounds]  # what the app committed to at the deal
+    replayed = page.evaluate(
+        """rounds => rounds.map(r => {
         const out = BlackmailCheck.replay(BlackmailCheck.parseText(r.text), r.facts);
         const got = {};
         for (const s in out.got) got[s] = out.got[s].map(g => g.card);
         return {problem: out.problem, got: got};
-    })""", rounds)
+    })""",
+        rounds,
+    )
     for r, mine in zip(rounds, replayed):
         assert mine["problem"] is None, (mine, r)
         assert mine["got"] == r["got"], r
@@ -176,7 +195,7 @@ def test_the_verify_page_on_a_phone_passes_and_names_a_changed_card(rigged_serve
     code = start_table(host, url, "blackmail")
     ana, bo = new_phone(), new_phone()
     sit_down(ana, f"{url}/t/{code}", "Ana")
-    sit_down(bo, f"{url}/t/{code}", "Zoë")     # a name beyond ASCII
+    sit_down(bo, f"{url}/t/{code}", "Zoë")  # a name beyond ASCII
     host.wait_for_selector(".bm-setup label.pill:has-text('Zoë')")
     host.click("label.mode:has-text('The app deals')")
     host.click(".bm-setup label.pill:has-text('Ana')")
@@ -206,18 +225,23 @@ def test_the_verify_page_on_a_phone_passes_and_names_a_changed_card(rigged_serve
     bo.wait_for_selector("[data-verify-round='1'] [data-check='ok']")
     assert "3 cards Zoë got match" in check.inner_text()
     text = bo.locator("[data-verify-round='1'] [data-commit]").inner_text().strip()
-    assert bo.evaluate("t => BlackmailCheck.sha256(t)", text) == hashlib.sha256(text.encode()).hexdigest() \
+    assert (
+        bo.evaluate("t => BlackmailCheck.sha256(t)", text)
+        == hashlib.sha256(text.encode()).hexdigest()
         == kept["fingerprint"]
+    )
     assert any(u.endswith("/static/vendor/noble-hashes-2.4.0/sha2.js") for u in urls)
     assert only_from(url, urls) == []
-    assert not bo.locator("details.bm-python").evaluate("d => d.open")     # the Python line, folded
+    assert not bo.locator("details.bm-python").evaluate("d => d.open")  # the Python line, folded
 
     # The phone remembers Pam's redraw as Pam, not Cyril: the page names that card.
     bo.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(dict(kept, got=[ARCHER, PAM, MALORY]))])
     bo.reload()
     bo.wait_for_selector("[data-verify-round='1'] [data-check='bad']")
-    assert check.inner_text() == ("✗ Card 2 this phone got was Pam Poovey (5), but the revealed order gives "
-                                  "Cyril Figgis (3) (Pam Poovey (5) on turn 1).")
+    assert check.inner_text() == (
+        "✗ Card 2 this phone got was Pam Poovey (5), but the revealed order gives "
+        "Cyril Figgis (3) (Pam Poovey (5) on turn 1)."
+    )
     # A different fingerprint noted at the deal: the revealed text does not hash to it.
     bo.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(dict(kept, fingerprint="0" * 64))])
     bo.reload()

@@ -50,7 +50,9 @@ def seen_in_both_schemes(page, check):
 
 
 NEW = "#live-chart, .night-game .chart, .bgstats, .night-scroll"
-INSIDE = "([target, parts]) => { const found = document.querySelector(target); return !!(found && found.closest(parts)); }"
+INSIDE = (
+    "([target, parts]) => { const found = document.querySelector(target); return !!(found && found.closest(parts)); }"
+)
 
 
 def axe_in_both_schemes(page, found, name):
@@ -81,7 +83,7 @@ def test_the_end_of_a_game_on_a_small_phone_and_the_table_screen(live_server, ne
     screen.goto(f"{base}/t/{code}/screen")
     screen.wait_for_selector(".tv-seat")
     post_as(host, "/act/game.start", first_player=str(ids["Bo"]), to=to(host, "start"))
-    for winner in ("Ana", "Bo", "Cyrillic", "Ana", "Ana", "Ana"):   # 3 players: 4 Victory Points win
+    for winner in ("Ana", "Bo", "Cyrillic", "Ana", "Ana", "Ana"):  # 3 players: 4 Victory Points win
         assert ana.locator("#live-chart").count() == 0
         post_as(host, "/act/round.score", winner=str(ids[winner]), to=to(host, "next_round"))
 
@@ -131,7 +133,11 @@ def test_the_end_of_a_game_on_a_small_phone_and_the_table_screen(live_server, ne
     assert {p["name"]: p["score"] for p in json.loads(unquote(play))["players"]} == {"Ana": 4, "Bo": 1, "Cyrillic": 1}
 
     found = {}
-    for page, name in ((ana, "phone at the end"), (host, "host page at the end"), (screen, "table screen at the end"),
-                       (night, "night page")):
+    for page, name in (
+        (ana, "phone at the end"),
+        (host, "host page at the end"),
+        (screen, "table screen at the end"),
+        (night, "night page"),
+    ):
         axe_in_both_schemes(page, found, name)
     assert not found, json.dumps(found, indent=1)

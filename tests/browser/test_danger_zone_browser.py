@@ -67,8 +67,9 @@ def test_three_phones_play_two_rounds_to_a_win_at_twenty(live_server, new_phone)
     assert f"{place}: {holder}," in screen.inner_text(".dz-tv-chips")
     assert "first" in phones[holder].inner_text("[data-now]")
     tap(host, "button:has-text('Start the Mission')", everyone)
-    for row, (kind, difficulty, reward) in enumerate([("Booze", "8", "4"), ("Guns", "12", "3"),
-                                                       ("Smarts", "6", "1")], start=1):
+    for row, (kind, difficulty, reward) in enumerate(
+        [("Booze", "8", "4"), ("Guns", "12", "3"), ("Smarts", "6", "1")], start=1
+    ):
         host.select_option(f"select[name=type_{row}]", kind)
         host.fill(f"input[name=difficulty_{row}]", difficulty)
         host.select_option(f"select[name=reward_{row}]", reward)
@@ -134,8 +135,9 @@ def test_eight_player_mission_fits_a_phone_and_the_tv(live_server, new_phone):
     for name in names:
         host.fill("input[name=name][aria-label='New seat name']", name)
         tap(host, "button:has-text('Add seat')", [])
-    for character, name in zip(["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"],
-                               ["Ana"] + names):
+    for character, name in zip(
+        ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"], ["Ana"] + names
+    ):
         host.select_option(f"select[aria-label='Character for {name}']", character)
         tap(host, f".dz-picks li:has(.name:text-is('{name}')) button:has-text('Set')", [])
     tap(host, "button:has-text('Draw the Locations')", [])
@@ -178,8 +180,10 @@ def test_eight_player_mission_fits_a_phone_and_the_tv(live_server, new_phone):
     if SHOTS:
         screen.screenshot(path=os.path.join(SHOTS, "dz-tv-mission-8.png"))
     assert screen.locator(".tv-seat").count() == 8
-    overflow = screen.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"
-                               " document.documentElement.scrollWidth, window.innerWidth]")
+    overflow = screen.evaluate(
+        "[document.documentElement.scrollHeight, window.innerHeight,"
+        " document.documentElement.scrollWidth, window.innerWidth]"
+    )
     assert overflow[0] <= overflow[1] and overflow[2] <= overflow[3], overflow
     for tile in screen.locator(".tv-seat").all():  # every tile whole on the screen
         box = tile.bounding_box()

@@ -24,7 +24,7 @@ def test_an_arrangement_reaches_the_tablet_in_the_middle_at_once(live_server, ne
     ana, bo, cy = host.seats(["Ana", "Bo", "Cy"])
     device = let_in(host_page, live_server.url, host.code, new_phone)
     device.wait_for_selector(f"#tb-s{bo}")
-    host_page.goto(f"{live_server.url}/t/{host.code}/tablet")   # the host arranges on the laptop
+    host_page.goto(f"{live_server.url}/t/{host.code}/tablet")  # the host arranges on the laptop
     host_page.click("#tb-menu > summary")
     host_page.click("#tb-arrange > summary")
     host_page.uncheck(f"input[name=show_{bo}]")
@@ -51,8 +51,15 @@ def dz_mission_with_event(host, seats):
     for seat in order:
         host.post("/act/movement.enter", seat=str(seat), location="Malory's Office")
     host.post("/act/round.next", to=host.state()["next_step"], force="1")
-    host.post("/act/challenge.draw", type_1="Booze", difficulty_1="7", reward_1="2",
-              type_2="Guns", difficulty_2="8", reward_2="2")
+    host.post(
+        "/act/challenge.draw",
+        type_1="Booze",
+        difficulty_1="7",
+        reward_1="2",
+        type_2="Guns",
+        difficulty_2="8",
+        reward_2="2",
+    )
     drawer = order[0]
     while (roller := host.state()["whose_turn"]) not in (drawer, None):
         host.post("/act/challenge.fail", seat=str(roller))
@@ -75,8 +82,9 @@ def test_a_tablet_sheet_closes_when_its_roll_is_done(live_server, new_phone):
     page.click(f"{sheet} button[name=dice][value='2']")
     page.wait_for_selector(f"{sheet} [data-my-roll]", state="visible")
     page.click(f"{sheet} [data-challenges] button[data-missed]")
-    page.wait_for_function(f"() => !document.querySelector('{sheet}') || "
-                           f"!document.querySelector('{sheet}').checkVisibility()")
+    page.wait_for_function(
+        f"() => !document.querySelector('{sheet}') || !document.querySelector('{sheet}').checkVisibility()"
+    )
     assert host.state()["whose_turn"] != drawer
     assert page.locator(f"#tb-s{drawer} [data-event-open]").is_visible()  # the card still waits
 

@@ -16,7 +16,7 @@ pytest.importorskip("playwright.sync_api")
 
 SHOTS = os.environ.get("FIP_SHOTS")  # a folder: save what the checks saw, to look at
 PIXEL_7_HEIGHT = 915
-NARROW = {"width": 320, "height": 568}   # an iPhone SE
+NARROW = {"width": 320, "height": 568}  # an iPhone SE
 CHARACTERS = ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]
 
 
@@ -27,6 +27,7 @@ def shot(page, name, full_page=False):
 
 # --- posting as a page's viewer ---------------------------------------------------------
 
+
 def base_and_code(page):
     base, rest = page.url.split("/t/")
     return base, rest.split("/")[0]
@@ -36,9 +37,11 @@ def post_as(page, path, **fields):
     """Post a form as this page's viewer, as its own forms do; it must be taken."""
     base, code = base_and_code(page)
     token = json.loads(page.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
-    response = page.request.post(f"{base}/t/{code}{path}",
-                                 form={"csrf": token, "page": "host", **{k: str(v) for k, v in fields.items()}},
-                                 headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base})
+    response = page.request.post(
+        f"{base}/t/{code}{path}",
+        form={"csrf": token, "page": "host", **{k: str(v) for k, v in fields.items()}},
+        headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base},
+    )
     assert response.ok, (path, fields, response.status, response.text()[:2000])
 
 
@@ -64,12 +67,15 @@ def text_clipped(page, within):
     """Elements under `within` that hide part of their text: wider than their box, or a
     hidden line (taller by half a line; a glyph's descender poking out does not count).
     Text for screen readers only (`.sr`) is clipped on purpose and is not counted."""
-    return page.evaluate("""within => [...document.querySelectorAll(within + ', ' + within + ' *')]
+    return page.evaluate(
+        """within => [...document.querySelectorAll(within + ', ' + within + ' *')]
         .filter(e => e.checkVisibility() && e.textContent.trim() && !e.closest('.sr')
                      && getComputedStyle(e).overflow !== 'visible'
                      && (e.scrollWidth > e.clientWidth + 1
                          || e.scrollHeight - e.clientHeight > parseFloat(getComputedStyle(e).fontSize) / 2))
-        .map(e => `${e.className}: ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 90)}`)""", within)
+        .map(e => `${e.className}: ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 90)}`)""",
+        within,
+    )
 
 
 def outside_their_tile(page):
@@ -85,6 +91,7 @@ def outside_their_tile(page):
 
 # --- Danger Zone: a table played into a Mission -----------------------------------------
 
+
 def dz_next(host, force=True):
     """Move the table on, naming the step (as the button does)."""
     post_as(host, "/act/round.next", to=state_of(host)["next_step"], **({"force": "1"} if force else {}))
@@ -99,7 +106,7 @@ def dz_table(live_server, new_phone, names, want=None, phone=None, characters=CH
     if phone:
         player = new_phone(phone)
         sit_down(player, f"{live_server.url}/t/{code}", names[0])
-    for name in names[1 if phone else 0:]:
+    for name in names[1 if phone else 0 :]:
         post_as(host, "/seats", name=name)
     ids = ids_by_name(host)
     for name, character in zip(names, characters):
@@ -127,8 +134,9 @@ def dz_mission(host, ids, cards, done, failed=()):
     if cards:
         fields = {}
         for row, (kind, difficulty, reward, color) in enumerate(cards, start=1):
-            fields.update({f"type_{row}": kind, f"difficulty_{row}": difficulty,
-                           f"reward_{row}": reward, f"color_{row}": color})
+            fields.update(
+                {f"type_{row}": kind, f"difficulty_{row}": difficulty, f"reward_{row}": reward, f"color_{row}": color}
+            )
         post_as(host, "/act/challenge.draw", **fields)
     for name, card in done.items():
         fields = card if isinstance(card, dict) else {"card": card}
@@ -137,7 +145,7 @@ def dz_mission(host, ids, cards, done, failed=()):
         post_as(host, "/act/challenge.fail", seat=ids[name])
 
 
-LONGEST = "Applied Research Laboratories"   # the longest Location name makes the longest line
+LONGEST = "Applied Research Laboratories"  # the longest Location name makes the longest line
 NAMES = ["Ana", "Bo", "Cy", "Dan", "Eve", "Flo", "Gus", "Hal"]
 COLORS = ["Red", "Blue", "Green", "Yellow", "Orange"]
 
@@ -153,16 +161,20 @@ def dz_in_round_three(live_server, new_phone, seats):
     kinds = ["Booze", "Sex", "Smarts", "Guns", "Booze"]
     for round_number in (1, 2):
         dz_reveal_all(host, names, ids, LONGEST)
-        cards = [(kind, 6 + n, 1, COLORS[(n + round_number) % len(COLORS)])
-                 for n, kind in zip(range(count), kinds[round_number - 1:] + kinds)]
+        cards = [
+            (kind, 6 + n, 1, COLORS[(n + round_number) % len(COLORS)])
+            for n, kind in zip(range(count), kinds[round_number - 1 :] + kinds)
+        ]
         rollers = [n for n in names if n != "Dan"][:count]
         dz_mission(host, ids, cards, {name: n + 1 for n, name in enumerate(rollers)}, failed=["Dan"])
-        dz_next(host)   # Clean-up
-        dz_next(host)   # the next round's Movement
+        dz_next(host)  # Clean-up
+        dz_next(host)  # the next round's Movement
     dz_reveal_all(host, names, ids, LONGEST)
-    typed = {"Dan": {"personal": "1", "difficulty": 10, "reward": 3, "color": "Purple"},
-             "Ana": {"type": "Guns", "difficulty": 11, "reward": 2, "color": "Orange"},
-             "Bo": {"type": "Booze", "difficulty": 8, "reward": 4, "color": "Red"}}
+    typed = {
+        "Dan": {"personal": "1", "difficulty": 10, "reward": 3, "color": "Purple"},
+        "Ana": {"type": "Guns", "difficulty": 11, "reward": 2, "color": "Orange"},
+        "Bo": {"type": "Booze", "difficulty": 8, "reward": 4, "color": "Red"},
+    }
     dz_mission(host, ids, [], typed, failed=["Cy"])
     return host, code, ids
 
@@ -182,7 +194,7 @@ def test_dz_status_lines_are_whole_on_the_tv(live_server, new_phone, seats):
         return d.scrollHeight <= d.clientHeight && d.scrollWidth <= d.clientWidth; }""")
     assert text_clipped(screen, ".tv-seat") == []
     assert outside_their_tile(screen) == []
-    for tile in screen.locator(".tv-seat").all():   # every tile whole on the screen
+    for tile in screen.locator(".tv-seat").all():  # every tile whole on the screen
         box = tile.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= 800, box
     dan = " ".join(screen.inner_text(".tv-seat:has(.name:text-is('Dan')) .status").split())
@@ -207,9 +219,10 @@ def test_dz_a_waiting_phone_in_an_eight_seat_mission_fits(live_server, new_phone
     """Issue 22: in round 1's Mission at 8 seats, a phone whose roll it is not was 2.6 screens,
     most of it the Challenge cards' odds for someone else's roll."""
     # Ana plays Lana, whose skill dice the rulebook does not print: each card shows 3 odds.
-    host, code, ids, ana = dz_table(live_server, new_phone, NAMES, want=LONGEST, phone="Pixel 7",
-                                    characters=["Lana", "Archer", *CHARACTERS[2:]])
-    post_as(host, "/act/token.move", token="mission_leader", seat=ids["Bo"])   # Bo rolls first
+    host, code, ids, ana = dz_table(
+        live_server, new_phone, NAMES, want=LONGEST, phone="Pixel 7", characters=["Lana", "Archer", *CHARACTERS[2:]]
+    )
+    post_as(host, "/act/token.move", token="mission_leader", seat=ids["Bo"])  # Bo rolls first
     dz_reveal_all(host, NAMES, ids, LONGEST)
     cards = [(kind, 6 + n, 1 + n % 4, COLORS[n]) for n, kind in enumerate(["Booze", "Guns", "Sex", "Smarts", "Booze"])]
     dz_mission(host, ids, cards, {})
@@ -229,21 +242,26 @@ def test_dz_a_waiting_phone_in_an_eight_seat_mission_fits(live_server, new_phone
 
 # --- every game's host page at 320 px, before play and mid-game ---------------------------
 
+
 def sideways(page, width):
     """What sticks out past a screen `width` px wide: the page's width, and the innermost
     elements past its edge (a phone's browser widens its layout to fit them)."""
-    return page.evaluate("""width => {
+    return page.evaluate(
+        """width => {
         const past = e => e.getBoundingClientRect().right > width + 1 || e.getBoundingClientRect().left < -1;
         const out = [...document.querySelectorAll('body *')].filter(e =>
             e.checkVisibility() && e.getBoundingClientRect().width && past(e) && ![...e.children].some(past)
         ).map(e => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40)}`);
         return {width: document.scrollingElement.scrollWidth, out: out.slice(0, 8)};
-    }""", width)
+    }""",
+        width,
+    )
 
 
 def broken_words(page, within="#live-body"):
     """Names and numbers split across lines mid-word (e.g. "Constantin/e")."""
-    return page.evaluate("""within => {
+    return page.evaluate(
+        """within => {
         const found = [];
         const walker = document.createTreeWalker(document.querySelector(within), NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -258,7 +276,9 @@ def broken_words(page, within="#live-body"):
             }
         }
         return found;
-    }""", within)
+    }""",
+        within,
+    )
 
 
 def at_320(page, label):
@@ -269,10 +289,13 @@ def at_320(page, label):
     found = sideways(page, NARROW["width"])
     assert found["width"] <= NARROW["width"] and not found["out"], (label, found)
     assert broken_words(page) == [], label
-    assert page.evaluate("""() => [...document.querySelectorAll('svg text')].filter(t => {
+    assert (
+        page.evaluate("""() => [...document.querySelectorAll('svg text')].filter(t => {
         const r = t.getBoundingClientRect(), box = t.closest('svg').getBoundingClientRect();
         return t.checkVisibility() && (r.right > box.right + 1 || r.left < box.left - 1);
-    }).map(t => t.textContent)""") == [], label   # a chart's labels inside the chart
+    }).map(t => t.textContent)""")
+        == []
+    ), label  # a chart's labels inside the chart
 
 
 def test_the_generic_host_page_at_320(live_server, new_phone):
@@ -300,7 +323,7 @@ def test_the_danger_zone_host_page_at_320(live_server, new_phone):
     dz_reveal_all(host, names, ids, state_of(host)["locations"][-1]["name"])
     cards = [(kind, 6 + n, 1 + n % 4, COLORS[n]) for n, kind in enumerate(["Booze", "Guns", "Sex", "Smarts", "Booze"])]
     dz_mission(host, ids, cards, {"Constantine": 1})
-    post_as(host, "/act/upper_hand.change", seat=ids["Constantine"], delta=12)   # a two-digit label
+    post_as(host, "/act/upper_hand.change", seat=ids["Constantine"], delta=12)  # a two-digit label
     at_320(host, "dz-mission")
 
 
@@ -321,7 +344,7 @@ def test_the_assassins_host_page_at_320(live_server, new_phone, seats):
     ids = ids_by_name(host)
     if seats == 3:
         post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Magician")
-    for name in names:   # mid-draft: everyone's first pick made
+    for name in names:  # mid-draft: everyone's first pick made
         post_as(host, "/act/draft.pick", seat=ids[name], row="front", card="Cook")
     at_320(host, f"aoa-{seats}-draft")
     post_as(host, "/act/resolve.step", step="next", to="1", force="1")

@@ -19,8 +19,11 @@ def post(page, kind, **fields):
     """Post one action as this page's viewer, as its forms do (its cookie, its form token)."""
     base, code = page.url.split("/t/")[0], page.url.split("/")[-2]
     token = json.loads(page.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
-    response = page.request.post(f"{base}/t/{code}/act/{kind}", form={"csrf": token, **fields},
-                                 headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base})
+    response = page.request.post(
+        f"{base}/t/{code}/act/{kind}",
+        form={"csrf": token, **fields},
+        headers={"HX-Request": "true", "HX-Target": "live-body", "Origin": base},
+    )
     assert response.status == 200, (kind, fields, response.text()[:300])
 
 

@@ -68,7 +68,7 @@ def test_a_tap_made_offline_waits_and_reaches_the_other_phone_once(live_server, 
     bo.wait_for_selector(shows("Ana", 1))
     posts = [i for i, (method, _) in enumerate(sent) if method == "POST"]
     assert [sent[i][1] for i in posts] == [["act", "score"]]
-    assert ("GET", [code, "live"]) in sent[:posts[0]]
+    assert ("GET", [code, "live"]) in sent[: posts[0]]
     ana.wait_for_selector(shows("Ana", 1))
     assert ana.locator(".waiting-note").count() == 0
     assert "reached the table" in ana.locator("#offline").inner_text()
@@ -151,6 +151,7 @@ def test_only_a_phones_own_taps_wait_the_host_needs_a_connection(live_server, ne
 
 # --- Archer: The Danger Zone! -----------------------------------------------------------
 
+
 def tap(page, selector, everyone):
     """Click on one page, then wait until every page shows the change."""
     before = version(page)
@@ -229,6 +230,7 @@ def test_danger_zone_a_stale_step_made_offline_is_refused_with_the_sentence(live
 
 
 # --- Once You Go Blackmail...: full tracking ---------------------------------------------
+
 
 def test_blackmail_a_card_played_offline_is_played_once(live_server, new_phone):
     host, code, ana, bo = two_phones(live_server, new_phone, "blackmail")

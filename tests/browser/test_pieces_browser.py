@@ -98,18 +98,30 @@ def test_blackmail_cards_played_fold_in_the_browser(live_server, new_phone):
     sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
     state = json.loads(host.get(f"/t/{code}/state.json")[2])
     seats = {s["name"]: s["id"] for s in state["state"]["seats"]}
-    act(host, code, "game.start", to=state["state"]["to"]["start"], tracking="full",
-        first_player=seats["Bo"], page="host")
+    act(
+        host,
+        code,
+        "game.start",
+        to=state["state"]["to"]["start"],
+        tracking="full",
+        first_player=seats["Bo"],
+        page="host",
+    )
     ana.wait_for_selector("#bm-round")
-    turns = [(bo, {"card": 2, "named": 8, "correct": "no"}), (cy, {"card": 2, "named": 8, "correct": "no"}),
-             (None, {"card": 4, "choice": "protect"}), (bo, {"card": 4, "choice": "protect"}),
-             (cy, {"card": 1})]  # everyone else is protected: no effect
+    turns = [
+        (bo, {"card": 2, "named": 8, "correct": "no"}),
+        (cy, {"card": 2, "named": 8, "correct": "no"}),
+        (None, {"card": 4, "choice": "protect"}),
+        (bo, {"card": 4, "choice": "protect"}),
+        (cy, {"card": 1}),
+    ]  # everyone else is protected: no effect
     fold = ana.locator("#bm-plays-fold")
     for n, (phone, form) in enumerate(turns, 1):
         if phone is None:  # Ana's own turn, posted with her browser's cookie: the stream brings it
             token = ana.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")
-            answer = ana.request.post(f"{live_server.url}/t/{code}/act/play", form=form,
-                                      headers={**HX, "X-CSRF-Token": token})
+            answer = ana.request.post(
+                f"{live_server.url}/t/{code}/act/play", form=form, headers={**HX, "X-CSRF-Token": token}
+            )
             assert answer.ok
             version = int(re.search(r'data-version="(\d+)"', answer.text()).group(1))
         else:
@@ -177,6 +189,8 @@ def test_danger_zone_pieces_in_a_browser(live_server, new_phone):
         act(cy, code, "upper_hand.change", seat=seat, delta=delta, reason="Insult")
     wait_version(ana, act(bo, code, "dice.roll", dice=3))
     assert ana.locator("#dz-last-roll").count() == 1
-    wait_version(ana, act(bo, code, "movement.enter", location=ana.locator("#dz-where li").nth(1).get_attribute("data-location")))
+    wait_version(
+        ana, act(bo, code, "movement.enter", location=ana.locator("#dz-where li").nth(1).get_attribute("data-location"))
+    )
     assert ana.locator(f"#other-{b} .status").inner_text().startswith("at ")
     same_as_a_fresh_load(ana)

@@ -18,7 +18,7 @@ def join_without_a_phone(base, code, name):
 def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server, new_phone):
     host = new_phone()
     host.goto(live_server.url + "/")
-    host.click("button[value=blackmail]")                # POST /tables
+    host.click("button[value=blackmail]")  # POST /tables
     host.wait_for_url("**/host")
     code = host.url.split("/")[-2]
 
@@ -34,8 +34,9 @@ def test_phone_reads_rules_in_the_tray_without_losing_the_scoreboard(live_server
     # landing up to 8 px outside it still hits it.
     box = phone.locator("section.me a.help[data-help]").bounding_box()
     assert box["width"] < 44
-    assert phone.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('a.help')",
-                          [box["x"] - 7, box["y"] + box["height"] / 2])
+    assert phone.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y).closest('a.help')", [box["x"] - 7, box["y"] + box["height"] / 2]
+    )
     phone.click("section.me a.help[data-help]")
     tray = phone.locator("#tray")
     phone.wait_for_selector("#tray[open] .rules-entry[data-entry='vp-to-win']")

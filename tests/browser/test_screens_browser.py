@@ -22,7 +22,8 @@ def no_sideways_scroll(page):
 def visible_step_buttons(page):
     """Accessible names of the visible ± buttons."""
     return page.locator("button[aria-label$='plus 1'], button[aria-label$='minus 1']").evaluate_all(
-        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))")
+        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))"
+    )
 
 
 def test_a_phone_shows_its_own_seat_first_and_others_read_only(live_server, new_phone):
@@ -156,6 +157,7 @@ def test_a_phone_can_add_the_table_to_its_home_screen(live_server, new_phone):
 
 # --- Once You Go Blackmail: the app deals, 4 seats (Ana on her phone, three added by the host)
 
+
 def blackmail_dealt_table(live_server, new_phone):
     host, ana, code = ana_and_others(live_server, new_phone, "blackmail", 3)
     host.reload()
@@ -183,13 +185,17 @@ def test_blackmail_a_phone_in_play_shows_its_seat_and_hand_first(live_server, ne
         assert hand["y"] + hand["height"] <= size["height"], (width, hand)
         assert ana.locator("li.other:has(.name:text-is('Bo')) [data-vp]").inner_text() == "0"
         # No other seat's controls: the others are read-only lines.
-        assert ana.locator("ul.others").locator("button, input, select, a").evaluate_all(
-            "els => els.filter(e => e.checkVisibility()).length") == 0
+        assert (
+            ana.locator("ul.others")
+            .locator("button, input, select, a")
+            .evaluate_all("els => els.filter(e => e.checkVisibility()).length")
+            == 0
+        )
         assert ana.get_by_role("button", name="Bo").count() == 0
         assert no_sideways_scroll(ana), width
         height = ana.evaluate("document.documentElement.scrollHeight")
         assert height <= 2.5 * PIXEL_7_HEIGHT, (width, height)
-    cover.click()   # open, the two cards still keep the page within the bound
+    cover.click()  # open, the two cards still keep the page within the bound
     ana.wait_for_selector("details.bm-cover[open] .hand-card")
     assert ana.evaluate("document.documentElement.scrollHeight") <= 2.5 * PIXEL_7_HEIGHT
     assert no_sideways_scroll(ana)
@@ -223,6 +229,7 @@ def test_blackmail_the_table_screen_fits_the_tv(live_server, new_phone, size):
 
 # --- Age of Assassins: resolving with points and a kill (Ana on her phone, the rest added by the host)
 
+
 def assassins_resolving(live_server, new_phone, others):
     """A table resolving number 3: Ana 4 preliminary, Bo killed, Cy 5 preliminary and 1 real.
     With 2 others (3 seats) the ghost plays, her cards typed in by the host."""
@@ -231,7 +238,7 @@ def assassins_resolving(live_server, new_phone, others):
     ids = seat_ids(host)
     if others == 2:
         post_as(host, "/act/ghost.record", card1="Cook", card2="Soldier", card3="Card E", card4="Magician")
-    post_as(host, "/act/resolve.step", step="next", to="1", force="1")   # nobody drafted here
+    post_as(host, "/act/resolve.step", step="next", to="1", force="1")  # nobody drafted here
     post_as(host, "/act/resolve.step", number="3", at="1")
     for name, points in (("Ana", 4), ("Bo", 2), ("Cy", 5)):
         post_as(host, "/act/points", seat=str(ids[name]), delta=str(points), reason="Cook")
@@ -243,11 +250,12 @@ def assassins_resolving(live_server, new_phone, others):
 def aoa_visible_steps(page):
     """Accessible names of the visible point taps (e.g. "Ana plus 2 preliminary")."""
     return page.locator("button[aria-label*=' plus '], button[aria-label*=' minus ']").evaluate_all(
-        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))")
+        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getAttribute('aria-label'))"
+    )
 
 
 def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_server, new_phone):
-    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)   # with the ghost: the longest page
+    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)  # with the ghost: the longest page
     for width, device in PHONES.items():
         size = ana.context.browser.devices[device]["viewport"]
         ana.set_viewport_size(size)
@@ -256,7 +264,7 @@ def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_se
         me.get_by_text("Ana", exact=True).wait_for()
         box = me.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (width, box)
-        assert box["height"] <= 0.4 * size["height"], (width, box)   # sticky: it leaves room to scroll under
+        assert box["height"] <= 0.4 * size["height"], (width, box)  # sticky: it leaves room to scroll under
         assert me.locator("[data-prelim]").inner_text() == "4"
         assert me.get_by_role("button", name="Ana plus 1 preliminary").is_visible()
         assert me.get_by_role("button", name="Ana plus 1 real").is_visible()
@@ -264,8 +272,12 @@ def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_se
         assert ana.locator("li.other:has(.name:text-is('Cy')) [data-real]").inner_text() == "1"
         assert ana.locator("li.other:has(.name:text-is('Bo')) [data-killed]").is_visible()
         assert all(label.startswith("Ana ") for label in aoa_visible_steps(ana)), (width, aoa_visible_steps(ana))
-        assert ana.locator("ul.others").locator("button, input, select").evaluate_all(
-            "els => els.filter(e => e.checkVisibility()).length") == 0
+        assert (
+            ana.locator("ul.others")
+            .locator("button, input, select")
+            .evaluate_all("els => els.filter(e => e.checkVisibility()).length")
+            == 0
+        )
         assert no_sideways_scroll(ana), width
         height = ana.evaluate("document.documentElement.scrollHeight")
         assert height <= 2.5 * PIXEL_7_HEIGHT, (width, height)
@@ -273,7 +285,7 @@ def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_se
         ana.wait_for_function("() => Math.abs(document.querySelector('section.me').getBoundingClientRect().top) < 2")
     # The end screen, its tie-break reading and the rounds table, at the narrowest phones.
     post_as(host, "/act/resolve.step", number="6", at="3")
-    post_as(host, "/act/points", seat=str(ids["Ana"]), delta="11", reason="Cook")   # 15 each: a tie
+    post_as(host, "/act/points", seat=str(ids["Ana"]), delta="11", reason="Cook")  # 15 each: a tie
     post_as(host, "/act/points", seat=str(ids["Cy"]), delta="9", reason="Cook")
     post_as(host, "/act/bank", to="2")
     for device in ("iPhone SE", "iPhone 13"):
@@ -282,7 +294,7 @@ def test_assassins_a_phone_in_play_shows_its_seat_first_and_the_end_fits(live_se
         ana.wait_for_selector("[data-result] [data-tie-break]")
         ana.wait_for_selector(".aoa-history table")
         assert no_sideways_scroll(ana), device
-        host.set_viewport_size(ana.viewport_size)   # the host page's rounds table too
+        host.set_viewport_size(ana.viewport_size)  # the host page's rounds table too
         host.reload()
         host.wait_for_selector(".aoa-history table")
         assert no_sideways_scroll(host), device
@@ -332,8 +344,9 @@ def danger_zone_eight(live_server, new_phone, initiative=True):
     `initiative`, the roll-off and the seat order are the caller's."""
     host, ana, code = ana_and_others(live_server, new_phone, "danger-zone", 7)
     ids = seat_ids(host)
-    for name, character in zip(["Ana", *NAMES[:7]],
-                               ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]):
+    for name, character in zip(
+        ["Ana", *NAMES[:7]], ["Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "Ray"]
+    ):
         post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
     post_as(host, "/act/locations.draw")
     if initiative:
@@ -376,19 +389,24 @@ def tv_order(screen):
     """The band's order: (label, [names], [done names], next name)."""
     row = screen.locator("[data-tv-order]")
 
-    def name(text):   # the name, without its ✓ or the "(done)" / "(next)" only a screen reader reads
+    def name(text):  # the name, without its ✓ or the "(done)" / "(next)" only a screen reader reads
         return text.split("\n")[0].split(" (")[0].replace("✓", "").strip()
 
     now = row.locator("li[aria-current=step]")
-    return (row.get_attribute("data-tv-order"), [name(n) for n in row.locator("li").all_inner_texts()],
-            [name(n) for n in row.locator("li.done").all_inner_texts()],
-            name(now.inner_text()) if now.count() else None)
+    return (
+        row.get_attribute("data-tv-order"),
+        [name(n) for n in row.locator("li").all_inner_texts()],
+        [name(n) for n in row.locator("li.done").all_inner_texts()],
+        name(now.inner_text()) if now.count() else None,
+    )
 
 
 def tile_rolloff(screen, name):
     """A tile's roll-off: one list of dice per round it rolled in."""
     tile = screen.locator(f"li.tv-seat:has(.name:text-is('{name}')) [data-rolloff]")
-    return [[int(d) for d in roll.locator("[data-die]").all_inner_texts()] for roll in tile.locator(".dz-tv-dice").all()]
+    return [
+        [int(d) for d in roll.locator("[data-die]").all_inner_texts()] for roll in tile.locator(".dz-tv-dice").all()
+    ]
 
 
 def rolloff_of(view, rolloff, name):
@@ -402,7 +420,7 @@ def test_danger_zone_the_table_screen_tells_the_round(live_server, new_phone):
     screen = new_phone("Desktop Chrome")
 
     def look(size):
-        open_screen(screen, f"{live_server.url}/t/{code}/screen", size)   # and every token said in words
+        open_screen(screen, f"{live_server.url}/t/{code}/screen", size)  # and every token said in words
         for token in screen.locator(".tv .dz-token").all():
             assert token.get_attribute("role") == "img" and token.get_attribute("aria-label").endswith("Token")
         assert not axe_violations(screen), size
@@ -412,8 +430,12 @@ def test_danger_zone_the_table_screen_tells_the_round(live_server, new_phone):
     for size in TV_SIZES:
         look(size)
         label, order, done, now = tv_order(screen)
-        assert (label, order, done, now) == ("reveal", [names[s] for s in view["reveal_order"]], [],
-                                             names[view["initiative"]["seat"]])
+        assert (label, order, done, now) == (
+            "reveal",
+            [names[s] for s in view["reveal_order"]],
+            [],
+            names[view["initiative"]["seat"]],
+        )
         for name in names.values():
             assert tile_rolloff(screen, name) == rolloff_of(view, view["initiative"]["rolloff"], name), name
         winner = names[view["initiative"]["rolloff"]["winner"]]
@@ -465,6 +487,7 @@ def test_danger_zone_a_long_tie_keeps_every_name_and_die_on_the_table_screen(liv
 
     from companion import db as database
     from companion.tables import store
+
     host, ana, code, ids = danger_zone_eight(live_server, new_phone, initiative=False)
     high, low = [6, 6, 6], [1, 1, 2]
     faces = [*low, *low, *high, *high, *low, *low, *low, *low] + [*high, *high] * 4 + [*high, *low]
@@ -482,22 +505,23 @@ def test_danger_zone_a_long_tie_keeps_every_name_and_die_on_the_table_screen(liv
         screen.goto(f"{live_server.url}/t/{code}/screen")
         fits(screen, size)
         for name in ("Cy", "Dee"):
-            assert tile_rolloff(screen, name) == [[6, 6, 6]] * 5 + ([] if name == "Cy" else [[1, 1, 2]]) \
-                + ([[6, 6, 6]] if name == "Cy" else []), name
+            assert tile_rolloff(screen, name) == [[6, 6, 6]] * 5 + ([] if name == "Cy" else [[1, 1, 2]]) + (
+                [[6, 6, 6]] if name == "Cy" else []
+            ), name
             assert screen.locator(f"li.tv-seat:has(.name:text-is('{name}')) .name").bounding_box()["height"] > 16
 
 
 def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
     """At 3 seats the ghost plays: the band keeps her two reminders, her tile says which cards
     lie face down, and a killed seat's points read the same on every screen."""
-    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)   # Bo killed
+    host, ana, code, ids = assassins_resolving(live_server, new_phone, others=2)  # Bo killed
     screen = new_phone("Desktop Chrome")
 
     def look(size):
         open_screen(screen, f"{live_server.url}/t/{code}/screen", size, ".tv-band [aria-current=step]:text-is('3')")
         reminders = screen.locator("[data-ghost-reminders]").inner_text()
-        assert "Cy, on her right, is killed in her place" in reminders   # three Magicians
-        assert "never picks being killed" in reminders                    # the Grave Digger
+        assert "Cy, on her right, is killed in her place" in reminders  # three Magicians
+        assert "never picks being killed" in reminders  # the Grave Digger
         assert not axe_violations(screen), size
         return screen.locator("li.tv-seat[data-seat=ghost] [data-face-down]").inner_text()
 
@@ -507,7 +531,7 @@ def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
     for size in TV_SIZES:
         down = look(size)
         assert all(card in down for card in ("Magician", "Grave Digger", "Card F")), down
-        assert "Card E" not in down   # a face-up card
+        assert "Card E" not in down  # a face-up card
     # One wording for Bo's lost preliminary points: the table screen, the host, Ana's phone.
     wording = "preliminary (lost)"
     assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) .aoa-tv-prelim .label").inner_text() == wording
@@ -515,8 +539,13 @@ def test_assassins_the_table_screen_tells_the_ghost(live_server, new_phone):
     assert host.locator("li.seat:has(.name:text-is('Bo')) .aoa-prelim .label").inner_text() == wording
     ana.reload()
     assert ana.locator("li.other:has(.name:text-is('Bo')) .aoa-prelim .label").inner_text() == wording
-    for page in (screen, host):   # a seat that was not killed says nothing of losing
-        assert "lost" not in page.locator("li:has(.name:text-is('Ana')) .aoa-prelim, li:has(.name:text-is('Ana')) .aoa-tv-prelim").first.inner_text()
+    for page in (screen, host):  # a seat that was not killed says nothing of losing
+        assert (
+            "lost"
+            not in page.locator(
+                "li:has(.name:text-is('Ana')) .aoa-prelim, li:has(.name:text-is('Ana')) .aoa-tv-prelim"
+            ).first.inner_text()
+        )
 
 
 @pytest.fixture
@@ -533,18 +562,24 @@ def secret_krueger_server(tmp_path, monkeypatch):
 
 def test_blackmail_a_revealed_secret_is_no_longer_held_by_the_app(secret_krueger_server, new_phone):
     from companion.games.blackmail import MALORY
+
     base = secret_krueger_server
     host = new_phone()
     code = start_table(host, base, "blackmail")
     ana = new_phone()
     sit_down(ana, f"{base}/t/{code}", "Ana")
     post_as(host, "/seats", name="Bo")
-    post_as(host, "/act/game.start", to=table_state(host)["to"]["start"] or "", tracking="dealt",
-            first_player=str(seat_ids(host)["Ana"]))
+    post_as(
+        host,
+        "/act/game.start",
+        to=table_state(host)["to"]["start"] or "",
+        tracking="dealt",
+        first_player=str(seat_ids(host)["Ana"]),
+    )
     screen = new_phone("Desktop Chrome")
     screen.goto(f"{base}/t/{code}/screen")
-    assert "Held by the app" in screen.locator(".tv-band").inner_text()   # while the round is on
-    post_as(ana, "/act/dealt.play", card=str(MALORY), turn="1")           # Ana is out: Bo wins
+    assert "Held by the app" in screen.locator(".tv-band").inner_text()  # while the round is on
+    post_as(ana, "/act/dealt.play", card=str(MALORY), turn="1")  # Ana is out: Bo wins
     for size in TV_SIZES:
         screen.set_viewport_size({"width": size[0], "height": size[1]})
         screen.goto(f"{base}/t/{code}/screen")

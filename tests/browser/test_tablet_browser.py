@@ -32,8 +32,7 @@ def prepare(host, game):
         host.post("/act/order.confirm", order=",".join(map(str, seats)))
         host.post("/act/round.next", to=host.state()["next_step"])
     elif game == "blackmail":  # scores only: each seat's "won this round"
-        host.post("/act/game.start", tracking="scores", first_player="random",
-                  to=host.state()["to"]["start"])
+        host.post("/act/game.start", tracking="scores", first_player="random", to=host.state()["to"]["start"])
 
 
 def to_mission(host):
@@ -44,7 +43,7 @@ def to_mission(host):
     host.post("/act/round.next", to=host.state()["next_step"])
     cards = {}
     drawn = (("Booze", 9), ("Guns", 11), ("Sex", 7), ("Smarts", 12), ("Booze", 13))
-    for i, (kind, difficulty) in enumerate(drawn[:host.state()["challenges_to_draw"]], 1):
+    for i, (kind, difficulty) in enumerate(drawn[: host.state()["challenges_to_draw"]], 1):
         cards.update({f"type_{i}": kind, f"difficulty_{i}": str(difficulty), f"reward_{i}": "2"})
     host.post("/act/challenge.draw", **cards)
 
@@ -105,6 +104,7 @@ def expected_edges(count, size):
     if (w, h) == PHONE:
         return ((count + 1) // 2, 0, count // 2, 0)
     from companion.tablet.routes import LANDSCAPE, PORTRAIT
+
     return (LANDSCAPE if w > h else PORTRAIT)[count]
 
 
@@ -136,16 +136,21 @@ def check(host_page, where, count, size):
     per_edge = tuple(sum(p["edge"] == e for p in panels) for e in ("bottom", "left", "top", "right"))
     assert per_edge == expected_edges(count, size), (where, per_edge)
     for p in panels:
-        assert p["angle"] == ANGLE[p["edge"]], (where, p)      # turned toward its player
-        assert p["inside"] and not p["cut"], (where, p)      # nothing cut off
-        assert p["main"] and p["mainOk"], (where, p)         # its action visible, not covered
-        assert not p["small"], (where, p)                    # every tap target >= 48 px
+        assert p["angle"] == ANGLE[p["edge"]], (where, p)  # turned toward its player
+        assert p["inside"] and not p["cut"], (where, p)  # nothing cut off
+        assert p["main"] and p["mainOk"], (where, p)  # its action visible, not covered
+        assert not p["small"], (where, p)  # every tap target >= 48 px
 
 
-@pytest.mark.parametrize("game,after,what", [
-    ("danger-zone", "6", "data-score"), ("blackmail", "1", "data-vp"),
-    ("assassins", "1", "data-prelim"), ("generic", "1", "data-score"),
-])
+@pytest.mark.parametrize(
+    "game,after,what",
+    [
+        ("danger-zone", "6", "data-score"),
+        ("blackmail", "1", "data-vp"),
+        ("assassins", "1", "data-prelim"),
+        ("generic", "1", "data-score"),
+    ],
+)
 def test_a_tap_on_a_panel_shows_on_the_phone_and_the_table_screen(live_server, new_phone, game, after, what):
     host_page = tablet(new_phone, 1280, 800)
     host = Host(host_page, live_server.url, game)
@@ -161,13 +166,19 @@ def test_a_tap_on_a_panel_shows_on_the_phone_and_the_table_screen(live_server, n
     panel = f"#tb-s{seat} .tb-panel"
     tap = "button[data-main]"
     if game == "danger-zone" and host.state()["whose_turn"] == seat:
-        tap = "button[aria-label='Ana +1 Upper Hand']"       # the reveal is her main action now
+        tap = "button[aria-label='Ana +1 Upper Hand']"  # the reveal is her main action now
     host_page.click(f"{panel} {tap}")
-    host_page.wait_for_function(f"() => document.querySelector(\"{panel} [{what}]\").textContent.trim().startsWith('{after}')")
-    phone.wait_for_function(f"() => (document.querySelector(\"section.me [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')")
-    screen.wait_for_function(f"() => (document.querySelector(\".tv-seat[data-seat='{seat}'] [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')")
+    host_page.wait_for_function(
+        f"() => document.querySelector(\"{panel} [{what}]\").textContent.trim().startsWith('{after}')"
+    )
+    phone.wait_for_function(
+        f"() => (document.querySelector(\"section.me [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')"
+    )
+    screen.wait_for_function(
+        f"() => (document.querySelector(\".tv-seat[data-seat='{seat}'] [{what}]\") || {{}}).textContent?.trim().startsWith('{after}')"
+    )
     log = host.page.request.get(f"{live_server.url}/t/{host.code}/state.json").json()
-    assert log["log"][-1]["who"] == "Ana (at the tablet)"           # as her seat, by the tablet
+    assert log["log"][-1]["who"] == "Ana (at the tablet)"  # as her seat, by the tablet
     if game == "generic":
         # And the other way: a tap on the phone shows on the tablet, live.
         phone.click("section.me button[name=delta][value='1']")
@@ -190,7 +201,9 @@ def test_a_device_not_let_in_is_refused_and_revoking_refuses_it_again(live_serve
     device.click("[data-claim]")
     device.wait_for_selector(".tb-board")
     device.click(".tb-slot:first-child button[data-main]")
-    device.wait_for_function("() => document.querySelector('.tb-slot:first-child [data-score]').textContent.trim() === '1'")
+    device.wait_for_function(
+        "() => document.querySelector('.tb-slot:first-child [data-score]').textContent.trim() === '1'"
+    )
 
     host_page.goto(f"{live_server.url}/t/{host.code}/host")
     host_page.click("#tablet-menu > summary")
@@ -234,7 +247,7 @@ def test_the_host_moves_and_turns_a_panel_and_the_tablet_remembers(live_server, 
     host_page.goto(f"{live_server.url}/t/{host.code}/tablet")
     angle = f"""() => {{ const m = new DOMMatrix(getComputedStyle(document.querySelector('#tb-s{ana} .tb-panel')).transform);
                         return Math.round(Math.atan2(m.b, m.a) * 180 / Math.PI); }}"""
-    assert host_page.evaluate(angle) == 0                       # Ana sits at the bottom
+    assert host_page.evaluate(angle) == 0  # Ana sits at the bottom
     host_page.click("#tb-menu > summary")
     host_page.click("#tb-arrange > summary")
     host_page.select_option(f"select[name=edge_{ana}]", "right")
@@ -247,7 +260,7 @@ def test_the_host_moves_and_turns_a_panel_and_the_tablet_remembers(live_server, 
     host_page.wait_for_selector(".tb-board")
     host_page.wait_for_function(f"() => ({angle})() === 180")
     box = host_page.locator(f"#tb-s{ana} .tb-panel").bounding_box()
-    assert box["x"] + box["width"] > 1024 - 5                    # on the right edge now
+    assert box["x"] + box["width"] > 1024 - 5  # on the right edge now
     assert host_page.locator("[data-left-off]").count() == 1
 
 
@@ -263,7 +276,7 @@ def test_a_card_played_from_the_tablet_in_full_tracking(live_server, new_phone):
     sheet = f"#tb-over-s{bo} .tb-sheet"
     turned = host_page.evaluate(f"""() => {{ const m = new DOMMatrix(getComputedStyle(document.querySelector('{sheet}')).transform);
                                              return Math.round(Math.atan2(m.b, m.a) * 180 / Math.PI); }}""")
-    assert turned == 90                                           # Bo sits at the left edge
+    assert turned == 90  # Bo sits at the left edge
     host_page.click(f"{sheet} details[data-card='7'] > summary")
     host_page.click(f"{sheet} details[data-card='7'] button.big")
     host_page.wait_for_selector(".tb-plays li[data-play='1']")
@@ -395,9 +408,12 @@ def survey_states(host, page, game):
         yield "scores"
 
 
-SURVEY_SEATS = {"danger-zone": ["Anastasia", "Bartholomew", "Cyrillia", "Dee"],
-                "assassins": ["Anastasia", "Bartholomew", "Cy"],
-                "blackmail": ["Anastasia", "Bartholomew", "Cy"], "generic": ["Ana", "Bo"]}
+SURVEY_SEATS = {
+    "danger-zone": ["Anastasia", "Bartholomew", "Cyrillia", "Dee"],
+    "assassins": ["Anastasia", "Bartholomew", "Cy"],
+    "blackmail": ["Anastasia", "Bartholomew", "Cy"],
+    "generic": ["Ana", "Bo"],
+}
 _surveys = {}
 
 
@@ -426,8 +442,11 @@ def surveyed(browser, live_server):
                     page.wait_for_function("() => document.querySelector('.tb-slot').getBoundingClientRect().width > 0")
                     found.append((f"{what} at {size[0]}x{size[1]}", page.evaluate(SURVEY)))
                     if os.environ.get("TABLET_SHOTS"):
-                        page.screenshot(path=os.path.join(os.environ["TABLET_SHOTS"],
-                                                          f"survey-{game}-{len(found)}-{size[0]}x{size[1]}.png"))
+                        page.screenshot(
+                            path=os.path.join(
+                                os.environ["TABLET_SHOTS"], f"survey-{game}-{len(found)}-{size[0]}x{size[1]}.png"
+                            )
+                        )
                 page.set_viewport_size({"width": TABLETS[0][0], "height": TABLETS[0][1]})
             context.close()
             assert not problems, problems[:5]

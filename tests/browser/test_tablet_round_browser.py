@@ -16,7 +16,7 @@ README = ROOT / "README.md"
 # The host-only steps the test may ask of the host's device, by what it posts, and the words
 # the README's tablet bullet lists them with.
 HOST_STEPS = {
-    "/seats": "adding",                                  # seats for the players, before play
+    "/seats": "adding",  # seats for the players, before play
     "/tablet/let-in": "letting a device in",
     "/act/locations.draw": "drawing the Locations",
     "/act/order.confirm": "confirming the clockwise order",
@@ -41,9 +41,10 @@ class HostDevice(Host):
     def let_in(self, device):
         """The host lets `device` in as the tablet (the link a device opens once)."""
         assert HOST_STEPS["/tablet/let-in"] in tablet_bullet()
-        response = self.page.request.post(f"{self.base}/t/{self.code}/tablet/let-in",
-                                          form={"csrf": self.csrf}, headers={"Origin": self.base})
-        link = re.search(r'data-let-in-link>([^<]+)<', response.text()).group(1)
+        response = self.page.request.post(
+            f"{self.base}/t/{self.code}/tablet/let-in", form={"csrf": self.csrf}, headers={"Origin": self.base}
+        )
+        link = re.search(r"data-let-in-link>([^<]+)<", response.text()).group(1)
         device.goto(link)
         device.click("[data-claim]")
         device.wait_for_selector(".tb-board")
@@ -56,8 +57,11 @@ def tap(page, selector):
     """Tap and wait until the table has moved on (or a refusal shows, which fails the test)."""
     before = int(page.get_attribute("#live-body", "data-version"))
     page.click(selector)
-    page.wait_for_function("""v => +document.querySelector('#live-body').dataset.version > v
-                                   || !!document.querySelector('#live-body > p.error')""", arg=before)
+    page.wait_for_function(
+        """v => +document.querySelector('#live-body').dataset.version > v
+                                   || !!document.querySelector('#live-body > p.error')""",
+        arg=before,
+    )
     refused = page.locator("#live-body > p.error")
     assert not refused.count(), refused.first.inner_text()
 
@@ -110,9 +114,9 @@ def test_a_danger_zone_round_at_five_seats_from_the_tablet_alone(live_server, ne
     page.wait_for_selector("[data-initiative-won]")
     shot(page, "dz-initiative")
     rolloff = host.state()["initiative"]["rolloff"]
-    assert [r["seat"] for r in rolloff["rounds"][0]] == ids          # in seat order, every seat
+    assert [r["seat"] for r in rolloff["rounds"][0]] == ids  # in seat order, every seat
     assert page.locator(".tb-rolloff li").count() == len(rolloff["rounds"])  # each roll, ties too
-    tap(page, "[data-middle-main]")                                   # Start round 1
+    tap(page, "[data-middle-main]")  # Start round 1
     assert host.state()["phase"] == "Movement"
 
     # Movement: each seat reveals on its own panel, in the reveal order. The first two go to
@@ -122,7 +126,7 @@ def test_a_danger_zone_round_at_five_seats_from_the_tablet_alone(live_server, ne
     others = [loc["name"] for loc in state["locations"] if loc["name"] != "Malory's Office"]
     places = ["Malory's Office", "Malory's Office"] + others[:3]
     for seat, place in zip(order, places):
-        tap(page, f"#tb-s{seat} button[name=location][value=\"{place}\"]")
+        tap(page, f'#tb-s{seat} button[name=location][value="{place}"]')
     drawer, foe = order[0], order[1]
     page.click(f"#tb-s{drawer} [data-event-open]")
     page.wait_for_selector(f"#tb-over-s{drawer} [data-event=rona_thorne] button", state="visible")
@@ -138,7 +142,7 @@ def test_a_danger_zone_round_at_five_seats_from_the_tablet_alone(live_server, ne
     tap(page, f"#tb-s{ev} button[value=initiative]")
     tap(page, f"#tb-s{dee} button[aria-label='Dee +1 Upper Hand']")
     shot(page, "dz-movement")
-    tap(page, "[data-middle-main]")                                   # Start the Mission
+    tap(page, "[data-middle-main]")  # Start the Mission
     state = host.state()
     assert state["phase"] == "Mission" and state["initiative"]["seat"] == ev
 
@@ -150,7 +154,7 @@ def test_a_danger_zone_round_at_five_seats_from_the_tablet_alone(live_server, ne
         page.select_option(f"select[name=type_{row}]", kind)
         page.fill(f"input[name=difficulty_{row}]", str(difficulty))
         page.select_option(f"select[name=reward_{row}]", "2")
-    page.check("input[name=personal_4]")                              # a Personal Challenge
+    page.check("input[name=personal_4]")  # a Personal Challenge
     page.fill("input[name=difficulty_4]", "9")
     page.select_option("select[name=reward_4]", "3")
     shot(page, "dz-draw")
@@ -169,9 +173,9 @@ def test_a_danger_zone_round_at_five_seats_from_the_tablet_alone(live_server, ne
             shot(page, "dz-roll")
         tap(page, f"#tb-over-s{roller} [data-challenges] button{'[data-first]' if made % 2 == 0 else '[data-missed]'}")
         made += 1
-    tap(page, "[data-middle-main]")                                   # End the Mission
+    tap(page, "[data-middle-main]")  # End the Mission
     assert host.state()["phase"] == "Clean-up"
-    tap(page, "[data-middle-main]")                                   # Start round 2
+    tap(page, "[data-middle-main]")  # Start round 2
     state = host.state()
     assert (state["round"], state["phase"]) == (2, "Movement")
     assert_all_at_the_tablet(host)
@@ -199,15 +203,15 @@ def test_an_assassins_round_with_the_ghost_from_the_tablet_alone(live_server, ne
         page.fill(f"input[name=down{i}]", card)
     tap(page, "[data-ghost-down]")
 
-    tap(page, f"#tb-s{ana} button[aria-label='Ana +2 preliminary']")          # number 1
+    tap(page, f"#tb-s{ana} button[aria-label='Ana +2 preliminary']")  # number 1
     tap(page, "button[aria-label='The ghost +3 preliminary']")
-    tap(page, "[data-next]")                                                  # number 2
+    tap(page, "[data-next]")  # number 2
     tap(page, f"#tb-s{bo} button[aria-label='Bo +3 preliminary']")
     tap(page, f"#tb-s{cy} button[aria-label='Cy +1 preliminary']")
-    tap(page, "[data-kill-ghost]")                                            # she loses her 3
-    tap(page, "[data-next]")                                                  # number 3
+    tap(page, "[data-kill-ghost]")  # she loses her 3
+    tap(page, "[data-next]")  # number 3
     shot(page, "aoa-resolving")
-    tap(page, "[data-kill-instead]")                                          # Cy dies in her place
+    tap(page, "[data-kill-instead]")  # Cy dies in her place
     page.click(f"#tb-s{bo} details.tb-more > summary")
     tap(page, f"#tb-s{bo} button[aria-label='Bo +1 real']")
     page.click(f"#tb-s{bo} details.tb-more > summary")
@@ -218,7 +222,7 @@ def test_an_assassins_round_with_the_ghost_from_the_tablet_alone(live_server, ne
     state = host.state()
     real = {s["name"]: s["real"] for s in state["seats"]}
     assert state["round"] == 2 and real == {"Ana": 2, "Bo": 4, "Cy": 0}
-    assert state["ghost"]["face_up"] is None                         # a new round: deal her again
+    assert state["ghost"]["face_up"] is None  # a new round: deal her again
     shot(page, "aoa-banked")
     assert_all_at_the_tablet(host)
     one_board(page)

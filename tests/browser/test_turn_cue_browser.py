@@ -73,12 +73,12 @@ def view(host):
 
 def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_phone):
     host, code, ana, bo = table_of_two_phones(live_server, new_phone, "danger-zone")
-    post_as(host, "/seats", name="Cy")   # no phone
+    post_as(host, "/seats", name="Cy")  # no phone
     ids = seat_ids(host)
     for name, character in (("Ana", "Archer"), ("Bo", "Lana"), ("Cy", "Cheryl")):
         post_as(host, "/act/character.pick", seat=str(ids[name]), character=character)
     post_as(host, "/act/locations.draw")
-    post_as(host, "/act/initiative.record", seat=str(ids["Cy"]))   # reveals go Cy, Ana, Bo
+    post_as(host, "/act/initiative.record", seat=str(ids["Cy"]))  # reveals go Cy, Ana, Bo
     post_as(host, "/act/order.confirm", order=",".join(str(ids[n]) for n in ("Ana", "Bo", "Cy")))
     screen = counted(new_phone, device="Desktop Chrome")
     screen.goto(f"{live_server.url}/t/{code}/screen")
@@ -86,7 +86,7 @@ def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_
     post_as(host, "/act/round.next", to=view(host)["next_step"])
     everyone = [host, ana, bo, screen]
     caught_up(host, *everyone)
-    assert [buzzes(p) for p in everyone] == [0, 0, 0, 0]   # Cy reveals first: nobody's phone
+    assert [buzzes(p) for p in everyone] == [0, 0, 0, 0]  # Cy reveals first: nobody's phone
 
     # Cy's reveal, recorded on the host page, makes it Ana's turn: her phone alone is cued.
     place = view(host)["locations"][0]["name"]
@@ -136,8 +136,9 @@ def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_
 def test_blackmail_cues_the_player_to_play_and_reads_out_a_card_played_on_them(live_server, new_phone):
     from browser_steps import play_card
     from companion.games.blackmail import ARCHER, CHERYL, PAM
+
     host, code, ana, bo = table_of_two_phones(live_server, new_phone, "blackmail")
-    post_as(host, "/seats", name="Cy")   # no phone
+    post_as(host, "/seats", name="Cy")  # no phone
     ids = seat_ids(host)
     host.goto(f"{live_server.url}/t/{code}/host")
     everyone = [host, ana, bo]
@@ -145,7 +146,7 @@ def test_blackmail_cues_the_player_to_play_and_reads_out_a_card_played_on_them(l
     caught_up(host, *everyone)
     assert [buzzes(p) for p in everyone] == [0, 1, 0]
     ana.wait_for_selector("#announce:has-text('Your turn: play a card')", state="attached")
-    play_card(ana, CHERYL, 1, button="button[value=protect]")      # her own tap: Bo's turn
+    play_card(ana, CHERYL, 1, button="button[value=protect]")  # her own tap: Bo's turn
     caught_up(host, *everyone)
     assert [buzzes(p) for p in everyone] == [0, 1, 1]
     # Bo plays Pam on Cy; Cy's card is recorded on the host page: Ana's turn again, and Cy
@@ -163,23 +164,23 @@ def test_assassins_cues_every_phone_to_pick_and_the_last_one_alone(live_server, 
     everyone = [host, ana, bo]
     # Bo wants a sound, not a vibration: two switches beside "Keep screen on", kept on reload.
     bo.get_by_role("switch", name="Vibrate on my turn").click()
-    bo.get_by_role("switch", name="Sound on my turn").click()      # it plays once, to be heard
+    bo.get_by_role("switch", name="Sound on my turn").click()  # it plays once, to be heard
     bo.reload()
     assert not bo.get_by_role("switch", name="Vibrate on my turn").is_checked()
     assert bo.get_by_role("switch", name="Sound on my turn").is_checked()
     assert beeps(bo) == 1 and not ana.get_by_role("switch", name="Sound on my turn").is_checked()
-    for name in ("Cy", "Dee"):   # four seats: the game can start, and every phone picks at once
+    for name in ("Cy", "Dee"):  # four seats: the game can start, and every phone picks at once
         post_as(host, "/seats", name=name)
     caught_up(host, *everyone)
     assert [buzzes(p) for p in everyone] == [0, 1, 0] and [beeps(ana), beeps(bo)] == [0, 2]
     ids = seat_ids(host)
-    ana.click("section.me button[data-pick=front]")                 # her own tap
+    ana.click("section.me button[data-pick=front]")  # her own tap
     for name in ("Cy", "Dee"):
         post_as(host, "/act/draft.pick", seat=str(ids[name]), row="rear")
     caught_up(host, *everyone)
-    assert beeps(bo) == 3 and buzzes(bo) == 0                       # the table waits for Bo alone
+    assert beeps(bo) == 3 and buzzes(bo) == 0  # the table waits for Bo alone
     bo.wait_for_selector("#announce:has-text('the table waits for you')", state="attached")
-    bo.click("section.me button[data-pick=front]")                  # his pick reveals pick 1
+    bo.click("section.me button[data-pick=front]")  # his pick reveals pick 1
     caught_up(host, *everyone)
-    assert [buzzes(p) for p in everyone] == [0, 2, 0] and beeps(bo) == 3   # pick 2: Ana, not Bo (his tap)
+    assert [buzzes(p) for p in everyone] == [0, 2, 0] and beeps(bo) == 3  # pick 2: Ana, not Bo (his tap)
     assert ana.title().startswith("Your turn") and bo.title().startswith("Your turn")

@@ -34,8 +34,9 @@ def error_of(response):
 def deck_form(entries, csrf, do="save"):
     form = {"csrf": csrf, "rows": str(len(entries)), "do": do}
     for i, entry in enumerate(entries):
-        form.update({f"name_{i}": str(entry["name"]), f"number_{i}": str(entry["number"]),
-                     f"copies_{i}": str(entry["copies"])})
+        form.update(
+            {f"name_{i}": str(entry["name"]), f"number_{i}": str(entry["number"]), f"copies_{i}": str(entry["copies"])}
+        )
     return form
 
 
@@ -71,15 +72,16 @@ def stored_body(app, code):
 
 # ---- the board on every screen ---------------------------------------------------------------
 
+
 def test_board_on_phone_host_and_table_screen(three, client):
     host, ana, bo, cy = three
     me = text(ana.page())
     assert 'data-seat="ghost"' in me and "Round <strong data-round>1</strong>" in me
-    assert 'name="row" value="rear"' in me            # the draft helper on her own phone
-    assert "/assassins/deck" in me                     # the deck list is reachable from the board
-    assert "act/bank" not in me                        # nothing to bank before resolving
+    assert 'name="row" value="rear"' in me  # the draft helper on her own phone
+    assert "/assassins/deck" in me  # the deck list is reachable from the board
+    assert "act/bank" not in me  # nothing to bank before resolving
     hosted = text(host.page("/host"))
-    assert "Kill Ana" in hosted and 'data-ghost-deal' in hosted
+    assert "Kill Ana" in hosted and "data-ghost-deal" in hosted
     screen = text(client.get(f"/t/{host.code}/screen"))
     assert "Ana" in screen and "The ghost" in screen and "data-resolve-numbers" in screen
     assert "/act/" not in screen and "<form" not in screen.split('class="log"')[0]
@@ -90,8 +92,12 @@ def test_resolve_number_shows_on_every_screen(three, client):
     assert step(ana, step="next").status_code == 200
     assert step(bo, step="next").status_code == 200
     assert view(host)["resolve_number"] == 2
-    pages = [text(client.get(f"/t/{host.code}/screen")), text(cy.page()), text(host.page("/host")),
-             text(client.get(f"/t/{host.code}/live?page=screen", headers=HX))]
+    pages = [
+        text(client.get(f"/t/{host.code}/screen")),
+        text(cy.page()),
+        text(host.page("/host")),
+        text(client.get(f"/t/{host.code}/live?page=screen", headers=HX)),
+    ]
     for html in pages:
         assert re.search(r'aria-current="step"[^>]*>\s*2\s*<', html), html[:200]
         assert "Resolving" in html
@@ -100,9 +106,14 @@ def test_resolve_number_shows_on_every_screen(three, client):
     assert view(host)["resolve_number"] == 4
 
 
-@pytest.mark.parametrize("form, message", [
-    ({"number": "7"}, "between 1 and 6"), ({"number": "x"}, "whole number"), ({"step": "back"}, "first number"),
-])
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        ({"number": "7"}, "between 1 and 6"),
+        ({"number": "x"}, "whole number"),
+        ({"step": "back"}, "first number"),
+    ],
+)
 def test_bad_resolve_steps_are_refused(three, form, message):
     host, ana, bo, cy = three
     response = step(ana, **form)
@@ -115,10 +126,11 @@ def test_no_next_after_six(three):
     step(ana, number=6)
     response = step(ana, step="next")
     assert response.status_code == 422 and "bank the round" in error_of(response)
-    assert 'data-bank' in text(ana.page())
+    assert "data-bank" in text(ana.page())
 
 
 # ---- preliminary points, kills, banking -------------------------------------------------------
+
 
 def test_points_up_and_down_with_a_reason(three):
     host, ana, bo, cy = three
@@ -129,11 +141,13 @@ def test_points_up_and_down_with_a_reason(three):
     log = [e["text"] for e in host.state()["log"]]
     assert "Bo +3 preliminary points, cook (at 4)" in log
     assert "Bo -1 preliminary points, correction (at 4)" in log
-    assert 'data-prelim>2<' in text(cy.page())
+    assert "data-prelim>2<" in text(cy.page())
 
 
-@pytest.mark.parametrize("delta, message", [("", "whole number"), ("abc", "whole number"), ("0", "zero"),
-                                            ("31", "between"), ("-1", "below 0")])
+@pytest.mark.parametrize(
+    "delta, message",
+    [("", "whole number"), ("abc", "whole number"), ("0", "zero"), ("31", "between"), ("-1", "below 0")],
+)
 def test_bad_amounts_are_refused(three, delta, message):
     host, ana, bo, cy = three
     response = ana.act("points", seat=bo.seat, delta=delta)
@@ -161,7 +175,7 @@ def test_kill_wipes_preliminary_and_points_on_a_killed_seat_are_refused(three):
     assert seat_of(host, "Bo")["preliminary"] == 0
     html = text(bo.page())
     assert "data-killed" in html and "Kill Bo" not in html
-    assert 'aria-label="Bo plus 1 preliminary"' not in html   # no taps offered that would be refused
+    assert 'aria-label="Bo plus 1 preliminary"' not in html  # no taps offered that would be refused
 
 
 def test_killing_a_killed_seat_changes_nothing(three):
@@ -181,14 +195,17 @@ def test_bank_moves_survivors_points_and_banking_twice_is_refused(three):
     ana.act("kill", seat=bo.seat)
     ana.act("points", seat="ghost", delta=4)
     page = text(ana.page())
-    confirm = re.search(r'data-bank-summary>(.*?)</div>', page, re.S).group(1)
+    confirm = re.search(r"data-bank-summary>(.*?)</div>", page, re.S).group(1)
     assert "Ana banks 5" in confirm and "Bo: killed, banks nothing" in confirm and "Cy banks 0" in confirm
     assert "The ghost's 4 go back to the stock" in confirm
-    assert "hx-confirm" not in page    # confirmed in the page: no browser dialog holding it
+    assert "hx-confirm" not in page  # confirmed in the page: no browser dialog holding it
     assert bank(ana).status_code == 200
     state = view(host)
     assert [(s["name"], s["real"], s["preliminary"], s["killed"]) for s in state["seats"]] == [
-        ("Ana", 5, 0, False), ("Bo", 0, 0, False), ("Cy", 0, 0, False)]
+        ("Ana", 5, 0, False),
+        ("Bo", 0, 0, False),
+        ("Cy", 0, 0, False),
+    ]
     assert state["round"] == 2 and state["resolve_number"] is None
     assert state["ghost"]["real"] == 0 and state["history"][0]["ghost_returned"] == 4
     # A second tap from a screen still showing round 1 is refused.
@@ -260,6 +277,7 @@ def test_a_tie_during_play_shows_who_would_win(three):
 
 # ---- seats -----------------------------------------------------------------------------------
 
+
 def test_a_fifth_seat_is_refused(host, join, app):
     host.start("assassins")
     for name in ("Ana", "Bo", "Cy", "Di"):
@@ -283,6 +301,7 @@ def test_two_seats_show_a_message_and_refuse_play(host, join):
 
 
 # ---- the draft helper ------------------------------------------------------------------------
+
 
 def all_pick(phones, row, card=""):
     for phone in phones:
@@ -340,11 +359,13 @@ def test_starting_to_resolve_early_names_who_and_tells_them(three):
     ana.act("draft.pick", seat=ana.seat, row="front")
     html = text(ana.page())
     assert 'hx-confirm="Bo and Cy have not finished picking: start resolving anyway?"' in html
-    response = step(ana, step="next")          # a form sent without the confirmation
+    response = step(ana, step="next")  # a form sent without the confirmation
     assert response.status_code == 422 and "Bo and Cy have not finished picking" in error_of(response)
     assert view(host)["resolve_number"] is None
     assert step(ana, step="next", force=1).status_code == 200
-    assert host.state()["log"][-1]["text"] == "Resolving card number 1: Ana started it before Bo and Cy finished picking"
+    assert (
+        host.state()["log"][-1]["text"] == "Resolving card number 1: Ana started it before Bo and Cy finished picking"
+    )
     assert "Ana started resolving before you finished picking." in text(bo.page())
     assert "data-forced-notice" not in text(ana.page())
 
@@ -363,9 +384,9 @@ def test_front_row_full_forces_rear_and_unpick(three):
     response = bo.act("draft.pick", seat=bo.seat, row="front")
     assert response.status_code == 422 and "goes to the rear row" in error_of(response)
     assert bo.act("draft.pick", seat=bo.seat, row="rear").status_code == 200
-    assert bo.act("draft.unpick", seat=bo.seat).status_code == 200     # not revealed yet: his to take back
+    assert bo.act("draft.unpick", seat=bo.seat).status_code == 200  # not revealed yet: his to take back
     assert seat_of(bo, "Bo")["rear_count"] == 0 and not seat_of(bo, "Bo")["picked"]
-    assert host.act("draft.unpick", seat=bo.seat, page="host").status_code == 200   # the host fixes a revealed one
+    assert host.act("draft.unpick", seat=bo.seat, page="host").status_code == 200  # the host fixes a revealed one
     assert seat_of(host, "Bo")["front_count"] == 3
 
 
@@ -403,7 +424,7 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     all_pick((bo, cy), "front")
     assert ana.act("draft.pick", seat=ana.seat, row="front", card=SECRET_FRONT).status_code == 200
     own = text(ana.page())
-    assert SECRET_REAR in own and SECRET_FRONT in own     # her own phone shows her picks
+    assert SECRET_REAR in own and SECRET_FRONT in own  # her own phone shows her picks
     code = host.code
     seen = {
         "Bo's page": text(bo.page()),
@@ -425,13 +446,16 @@ def test_rear_row_cards_never_reach_another_phone(three, client, app):
     }
     for where, body in seen.items():
         assert SECRET_REAR not in body, where
-        assert SECRET_FRONT not in body, where      # pick 2 is not revealed yet
+        assert SECRET_FRONT not in body, where  # pick 2 is not revealed yet
     assert "rear 1/3" in seen["Bo's page"] and "rear 1/3" in seen["table screen"]
     all_pick((bo, cy), "front")
     screen = text(client.get(f"/t/{code}/screen"))
-    assert SECRET_FRONT in screen and SECRET_REAR not in screen   # the front row is face up at the table
+    assert SECRET_FRONT in screen and SECRET_REAR not in screen  # the front row is face up at the table
     for stream in ("Bo's SSE stream", "host's SSE stream", "table screen's SSE stream"):
-        assert seen[stream].startswith("retry:") and 'event: live\ndata: <div hx-swap-oob="morph" id="live-body"' in seen[stream]
+        assert (
+            seen[stream].startswith("retry:")
+            and 'event: live\ndata: <div hx-swap-oob="morph" id="live-body"' in seen[stream]
+        )
     assert "rear 1/3" in seen["table screen's SSE stream"]
 
 
@@ -442,6 +466,7 @@ def test_host_export_keeps_rear_rows_hidden(three):
 
 
 # ---- penalty chips ---------------------------------------------------------------------------
+
 
 def test_penalty_chips_change_only_on_purpose(three):
     host, ana, bo, cy = three
@@ -456,10 +481,11 @@ def test_penalty_chips_change_only_on_purpose(three):
     assert ana.act("penalty", seat=bo.seat, delta=0).status_code == 422
     assert [s["penalty_chips"] for s in view(host)["seats"]] == [0, 1, 4]
     play_to(ana, [(ana.seat, 1)])
-    assert [s["penalty_chips"] for s in view(host)["seats"]] == [0, 1, 4]   # kept over rounds
+    assert [s["penalty_chips"] for s in view(host)["seats"]] == [0, 1, 4]  # kept over rounds
 
 
 # ---- the deck list, from your box ------------------------------------------------------------
+
 
 def test_deck_page_starts_from_the_rulebook_names(three):
     host, ana, bo, cy = three
@@ -480,7 +506,7 @@ def test_deck_list_saved_for_this_table_and_defaults_for_new_ones(three, app, jo
     stored = json.loads(stored_body(app, host.code))
     assert sum(e["copies"] for e in stored if e["name"] != "Wizard") == 28
     assert "data-deal" in text(host.page("/host"))
-    assert "Card E" in text(ana.page())           # card names offered when typing picks
+    assert "Card E" in text(ana.page())  # card names offered when typing picks
     # Each table keeps its own box: another table does not see this one's list...
     other = type(host)(app, None).start("assassins")
     for name in ("Di", "Ed", "Flo"):
@@ -496,14 +522,17 @@ def test_deck_list_saved_for_this_table_and_defaults_for_new_ones(three, app, jo
     assert "data-deal" not in text(other.page("/host"))
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d[4].update(copies=5), "add up to 27; the deck has 28"),
-    (lambda d: d[4].update(number=7), "between 1 and 6"),
-    (lambda d: d[4].update(number=""), "Card E needs its number (1–6)."),
-    (lambda d: d[4].update(copies=""), "Card E needs how many copies"),
-    (lambda d: d[0].update(copies=2) or d[4].update(copies=8), "at least 3 copies of Magician"),
-    (lambda d: d[5].update(name="card e"), "listed twice"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d[4].update(copies=5), "add up to 27; the deck has 28"),
+        (lambda d: d[4].update(number=7), "between 1 and 6"),
+        (lambda d: d[4].update(number=""), "Card E needs its number (1–6)."),
+        (lambda d: d[4].update(copies=""), "Card E needs how many copies"),
+        (lambda d: d[0].update(copies=2) or d[4].update(copies=8), "at least 3 copies of Magician"),
+        (lambda d: d[5].update(name="card e"), "listed twice"),
+    ],
+)
 def test_bad_deck_lists_are_refused_and_keep_what_was_typed(three, app, change, message):
     host, ana, bo, cy = three
     entries = [dict(e) for e in DECK]
@@ -512,7 +541,7 @@ def test_bad_deck_lists_are_refused_and_keep_what_was_typed(three, app, change, 
     assert response.status_code == 422
     html = text(response)
     assert "Not saved." in html and message in html
-    assert 'value="Card E"' in html                     # nothing typed is lost
+    assert 'value="Card E"' in html  # nothing typed is lost
     assert stored_body(app, host.code) is None
 
 
@@ -522,8 +551,9 @@ def test_deck_rows_can_be_added_and_blank_lines_ignored(three):
     form["add"] = "3"
     html = text(host.client.post(f"/t/{host.code}/assassins/deck", data=form))
     assert 'name="name_9"' in html and 'name="name_10"' not in html
-    form = deck_form(DECK + [{"name": "", "number": "", "copies": ""}, {"name": "Chef", "number": "", "copies": ""}],
-                     host.csrf)
+    form = deck_form(
+        DECK + [{"name": "", "number": "", "copies": ""}, {"name": "Chef", "number": "", "copies": ""}], host.csrf
+    )
     assert host.client.post(f"/t/{host.code}/assassins/deck", data=form).status_code == 303
 
 
@@ -541,8 +571,9 @@ def test_deck_list_export_and_import(three, app):
     host, ana, bo, cy = three
     code = host.code
     assert ana.client.get(f"/t/{code}/assassins/deck-list.json").status_code == 404
-    response = host.client.post(f"/t/{code}/assassins/deck/import",
-                                data={"csrf": host.csrf, "json": json.dumps({"cards": DECK})})
+    response = host.client.post(
+        f"/t/{code}/assassins/deck/import", data={"csrf": host.csrf, "json": json.dumps({"cards": DECK})}
+    )
     assert response.status_code == 303
     exported = ana.client.get(f"/t/{code}/assassins/deck-list.json")
     assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
@@ -550,21 +581,29 @@ def test_deck_list_export_and_import(three, app):
     # A file upload, and a whole "from your box" export holding the deck list, both import.
     with app.app_context():
         db = get_db()
-        box.put(db, "assassins", "deck-list", "", table=store.find_table(db, code))   # forget it
+        box.put(db, "assassins", "deck-list", "", table=store.find_table(db, code))  # forget it
     assert stored_body(app, code) is None
-    whole = json.dumps({"table_companion_box": 1, "entries": [
-        {"game": "assassins", "entry": "deck-list", "body": json.dumps(DECK)}]})
-    response = host.client.post(f"/t/{code}/assassins/deck/import", content_type="multipart/form-data",
-                                data={"csrf": host.csrf, "file": (io.BytesIO(whole.encode()), "box.json")})
+    whole = json.dumps(
+        {"table_companion_box": 1, "entries": [{"game": "assassins", "entry": "deck-list", "body": json.dumps(DECK)}]}
+    )
+    response = host.client.post(
+        f"/t/{code}/assassins/deck/import",
+        content_type="multipart/form-data",
+        data={"csrf": host.csrf, "file": (io.BytesIO(whole.encode()), "box.json")},
+    )
     assert response.status_code == 303
     assert json.loads(text(ana.client.get(f"/t/{code}/assassins/deck-list.json")))["cards"] == DECK
 
 
-@pytest.mark.parametrize("body, message", [
-    ("not json", "not a deck list in JSON"), ("", "Paste a deck list"),
-    (json.dumps([{"name": "Magician", "number": 9, "copies": 28}]), "between 1 and 6"),
-    (json.dumps({"table_companion_box": 1, "entries": []}), "no Age of Assassins deck list"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("not json", "not a deck list in JSON"),
+        ("", "Paste a deck list"),
+        (json.dumps([{"name": "Magician", "number": 9, "copies": 28}]), "between 1 and 6"),
+        (json.dumps({"table_companion_box": 1, "entries": []}), "no Age of Assassins deck list"),
+    ],
+)
 def test_bad_imports_are_refused(three, body, message):
     host, ana, bo, cy = three
     response = host.client.post(f"/t/{host.code}/assassins/deck/import", data={"csrf": host.csrf, "json": body})
@@ -578,6 +617,7 @@ def test_deck_routes_belong_to_assassins_tables(host, join):
 
 
 # ---- the ghost -------------------------------------------------------------------------------
+
 
 def test_ghost_deal_without_a_deck_list_walks_through_a_physical_deal(three):
     host, ana, bo, cy = three
@@ -608,8 +648,9 @@ def test_ghost_deal_by_the_app_reads_the_stored_list(three, app, client):
     ghost = view(host)["ghost"]
     assert ghost["source"] == "dealt" and len(ghost["face_up"]) == 4
     assert sum(1 for c in ghost["face_up"] if c["magician"]) < 3
-    event = [e for e in host.client.get(f"/t/{host.code}/export.json").get_json()["events"]
-             if e["kind"] == "ghost.deal"][0]
+    event = [
+        e for e in host.client.get(f"/t/{host.code}/export.json").get_json()["events"] if e["kind"] == "ghost.deal"
+    ][0]
     assert event["data"]["extras"] == ["Wizard"]
     screen = text(client.get(f"/t/{host.code}/screen"))
     for card in ghost["face_up"]:
@@ -653,14 +694,14 @@ def test_ghost_rules_show_at_their_numbers(three, app):
     host, ana, bo, cy = three
     step(ana, number=3)
     html = text(bo.page())
-    assert 'data-rule="magician"' in html and "<details class=\"aoa-ghost-rules\"" in html
-    assert not re.search(r'data-ghost-rules\s+open', html)   # unknown numbers: a closed reminder
+    assert 'data-rule="magician"' in html and '<details class="aoa-ghost-rules"' in html
+    assert not re.search(r"data-ghost-rules\s+open", html)  # unknown numbers: a closed reminder
     store_deck(app, host.code)
-    assert "data-ghost-rules" not in text(bo.page())        # Soldier is at 3 in this list
+    assert "data-ghost-rules" not in text(bo.page())  # Soldier is at 3 in this list
     step(ana, number=1)
     html = text(bo.page())
     assert 'data-rule="magician"' in html and 'data-rule="grave-digger"' not in html
-    assert "Cy, on her right, is killed in her place" in html     # the last seat: she sits after it
+    assert "Cy, on her right, is killed in her place" in html  # the last seat: she sits after it
     assert re.search(r"She sits between Cy \(on her right\) and Ana", html)
     step(ana, number=2)
     html = text(bo.page())
@@ -688,6 +729,7 @@ def clone(app, phone):
 @pytest.mark.parametrize("kind", ["next", "bank"])
 def test_eight_simultaneous_step_taps_move_the_table_once(three, app, kind):
     import threading
+
     host, ana, bo, cy = three
     step(ana, step="next")
     if kind == "bank":

@@ -11,6 +11,7 @@ from helpers import Phone
 def events_count(app, code):
     with app.app_context():
         from companion.db import get_db
+
         table = store.find_table(get_db(), code)
         return get_db().execute("SELECT count(*) FROM events WHERE table_id=?", (table.id,)).fetchone()[0]
 
@@ -94,8 +95,10 @@ def test_removing_a_seat_can_be_undone_and_the_phone_comes_back(host, join):
     assert state["state"]["seats"][0] == {"id": ana.seat, "name": "Ana", "score": 5}
 
 
-@pytest.mark.parametrize("name", ["\x00", "Ana\u200b", "\ufeffAna", "\u2800", "\u3164", "\u202eanA",
-                                  "\x1b[31mAna", "Ana\u2028Bo", "\ue000", "   "])
+@pytest.mark.parametrize(
+    "name",
+    ["\x00", "Ana\u200b", "\ufeffAna", "\u2800", "\u3164", "\u202eanA", "\x1b[31mAna", "Ana\u2028Bo", "\ue000", "   "],
+)
 def test_names_that_hide_or_fake_text_are_refused(host, app, name):
     host.start("generic")
     phone = Phone(app, host.code)
@@ -123,6 +126,7 @@ def test_wrong_codes_on_the_event_stream_count_like_pages(client):
 
 def test_deep_json_is_a_sentence_not_a_500():
     from companion.games.base import RuleError, read_json
+
     with pytest.raises(RuleError, match="nested too deeply"):
         read_json("[" * 100_000 + "]" * 100_000)
     assert read_json('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') == {"a": "[" * 28}

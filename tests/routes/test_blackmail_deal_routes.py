@@ -74,6 +74,7 @@ def refused(response, message):
 
 # ---------------------------------------------------------------- the deal on phones
 
+
 def test_each_phone_gets_its_own_hand_and_every_screen_the_fingerprint(table):
     host, (ana, bo, cy), deals = table
     html = text(host.page("/host"))
@@ -102,7 +103,7 @@ def test_each_phone_gets_its_own_hand_and_every_screen_the_fingerprint(table):
 def test_a_phone_that_reloads_gets_its_hand_back(table, app):
     host, (ana, bo, cy), deals = table
     start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
-    store.clear_cache()                              # as after a server restart
+    store.clear_cache()  # as after a server restart
     assert hand(ana) == [LANA, ARCHER]
     html = text(ana.page())
     assert 'data-card="7"' in html and "Lana Kane" in html
@@ -115,12 +116,15 @@ def test_a_private_result_reaches_only_the_entitled_phone(table):
     assert [p["text"] for p in dealt(ana)["private"]] == ["You looked at Bo's card: Cyril Figgis (3)."]
     assert 'data-private="look"' in text(ana.page())
     for other in (bo, cy, host):
-        assert dealt(other)["private"] == [] and 'data-private' not in text(other.page("/host" if other is host else "/me"))
+        assert dealt(other)["private"] == [] and "data-private" not in text(
+            other.page("/host" if other is host else "/me")
+        )
     assert "Bo's card" not in json.dumps(host.state())
     assert host.state()["log"][-1]["text"] == "Ana played Sterling Archer (1) on Bo, naming Pam Poovey: wrong."
 
 
 # ---------------------------------------------------------------- bad input: refused, nothing applied
+
 
 def test_bad_plays_are_refused_with_nothing_applied(table):
     host, (ana, bo, cy), deals = table
@@ -130,18 +134,19 @@ def test_bad_plays_are_refused_with_nothing_applied(table):
     refused(bo.act("dealt.play", card=ARCHER, target=cy.seat, named=PAM, turn=1), "Ana's turn, not Bo's")
     refused(ana.act("dealt.play", card=LANA, turn=1), "Ana does not hold Lana Kane")
     refused(ana.act("dealt.play", card=ARCHER, target=ana.seat, named=PAM, turn=1), "not yourself")
-    refused(ana.act("dealt.play", card=ARCHER, target=bo.seat, named=ARCHER, turn=1),
-            "cannot name Sterling Archer")
+    refused(ana.act("dealt.play", card=ARCHER, target=bo.seat, named=ARCHER, turn=1), "cannot name Sterling Archer")
     refused(ana.act("dealt.play", card=ARCHER, target=bo.seat, turn=1), "Name a character")
     refused(ana.act("dealt.play", card=ARCHER, target=bo.seat, named=PAM), "which turn")
     refused(ana.act("dealt.play", card=ARCHER, target=bo.seat, named=PAM, turn=7), "not for the turn")
-    refused(ana.act("dealt.play", card=ARCHER, seat=bo.seat, target=cy.seat, named=PAM, turn=1),
-            "only play your own hand")
-    refused(host.act("dealt.play", card=ARCHER, seat=ana.seat, target=bo.seat, named=PAM, turn=1,
-                     page="host"), "Only Ana's phone")
+    refused(
+        ana.act("dealt.play", card=ARCHER, seat=bo.seat, target=cy.seat, named=PAM, turn=1), "only play your own hand"
+    )
+    refused(
+        host.act("dealt.play", card=ARCHER, seat=ana.seat, target=bo.seat, named=PAM, turn=1, page="host"),
+        "Only Ana's phone",
+    )
     assert ana.act("dealt.stand_in", seat=ana.seat, turn=1).status_code == 403
-    forged = ana.post("/act/dealt.play", {"card": ARCHER, "target": bo.seat, "named": PAM,
-                                           "turn": 1, "csrf": "forged"})
+    forged = ana.post("/act/dealt.play", {"card": ARCHER, "target": bo.seat, "named": PAM, "turn": 1, "csrf": "forged"})
     assert forged.status_code == 403
     assert version(ana) == before and hand(ana) == [CHERYL, ARCHER]
 
@@ -151,7 +156,7 @@ def test_bad_plays_are_refused_with_nothing_applied(table):
     refused(bo.act("dealt.play", card=ARCHER, target=ana.seat, named=PAM, turn=2), "protected")
     refused(bo.act("dealt.play", card=CYRIL, target=ana.seat, turn=2), "protected")
     assert version(bo) == before
-    play(bo, ARCHER, target=cy.seat, named=KRUEGER)          # right: Cy is out
+    play(bo, ARCHER, target=cy.seat, named=KRUEGER)  # right: Cy is out
     assert view(bo)["round"]["still_in"] == [ana.seat, bo.seat]
     refused(cy.act("dealt.play", card=PAM, target=cy.seat, turn=3), "Cy is out of this round")
     # Ana's turn again (her cover is over): Cy is out, so only Bo can be picked.
@@ -183,8 +188,7 @@ def test_companion_inputs_and_undo_are_refused_in_a_dealt_game(table):
     event = host.state()["log"][-1]["id"]
     before = version(host)
     for phone in (host, ana, bo):
-        refused(phone.post(f"/undo/{event}", {"page": "host" if phone is host else "player"}),
-                "cannot be undone")
+        refused(phone.post(f"/undo/{event}", {"page": "host" if phone is host else "player"}), "cannot be undone")
     start_event = next(e["id"] for e in host.state()["log"] if e["kind"] == "game.start")
     refused(host.post(f"/undo/{start_event}", {"page": "host"}), "cannot be undone")
     assert version(host) == before and not host.state()["log"][-1]["undone"]
@@ -192,6 +196,7 @@ def test_companion_inputs_and_undo_are_refused_in_a_dealt_game(table):
 
 
 # ---------------------------------------------------------------- the host plays for an away phone
+
 
 def test_the_host_plays_a_turn_for_a_phone_that_is_away(table, away):
     host, (ana, bo, cy), deals = table
@@ -212,28 +217,27 @@ def test_the_host_plays_a_turn_for_a_phone_that_is_away(table, away):
     assert "You are playing Ana’s turn (phone away)" in html and "Tap to look" in html
     assert [c["number"] for c in dealt(host)["stand_in_hand"]] == [LANA, ARCHER]
     assert dealt(bo)["stand_in_hand"] is None and "The host plays this turn" in text(bo.page())
-    response = host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM,
-                        turn=1, page="host")
+    response = host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM, turn=1, page="host")
     assert response.status_code == 200, text(response)[:500]
     assert [p["what"] for p in dealt(host)["private"]] == ["look"]
     assert "Ana looked at Cy's card: Ray Gillette (6)." in text(host.page("/host")).replace("&#39;", "'")
     assert [p["what"] for p in dealt(ana)["private"]] == ["look"]
     assert dealt(cy)["private"] == [] and dealt(bo)["private"] == []
-    assert dealt(host)["stand_in_hand"] is None        # the stand-in ends with the turn
+    assert dealt(host)["stand_in_hand"] is None  # the stand-in ends with the turn
     refused(host.act("dealt.stand_in", seat=cy.seat, turn=2, page="host"), "whose turn it is")
-    play(bo, CYRIL, target=ana.seat)                    # the next card: the host's look is gone
+    play(bo, CYRIL, target=ana.seat)  # the next card: the host's look is gone
     assert dealt(host)["private"] == [] and "Only on this screen" not in text(host.page("/host"))
 
 
 def test_a_phone_hands_its_turn_over_and_takes_it_back(table, away):
     host, (ana, bo, cy), deals = table
     start(host, ana.seat, [MALORY, LANA, CYRIL, RAY, ARCHER], deals=deals)
-    assert bo.act("dealt.hand_over", turn=1).status_code == 422        # not Bo's turn
+    assert bo.act("dealt.hand_over", turn=1).status_code == 422  # not Bo's turn
     assert bo.act("dealt.hand_over", seat=ana.seat, turn=1).status_code in (403, 422)
     assert ana.act("dealt.hand_over", turn=1).status_code == 200
     assert "Ana hands this turn to the host." in host.state()["log"][-1]["text"]
     html = text(host.page("/host"))
-    assert "Ana handed you this turn: play it" in html        # her phone is open, and that is fine
+    assert "Ana handed you this turn: play it" in html  # her phone is open, and that is fine
     assert "Take my turn back" in text(ana.page())
     assert ana.act("dealt.reclaim", turn=1).status_code == 200
     assert "play it" not in text(host.page("/host"))
@@ -250,14 +254,17 @@ def test_a_phone_coming_back_cancels_a_stand_in_not_yet_played(table, away):
     away[ana.seat] = 45
     assert host.act("dealt.stand_in", seat=ana.seat, turn=1, page="host").status_code == 200
     assert dealt(host)["stand_in_hand"] is not None
-    ana.page()                                           # Ana's phone opens the table again
+    ana.page()  # Ana's phone opens the table again
     assert dealt(host)["stand_in_hand"] is None and dealt(host)["stand_in"] is None
     assert "Ana takes their turn back" in host.state()["log"][-1]["text"]
-    refused(host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM, turn=1,
-                     page="host"), "Only Ana's phone can play this hand")
+    refused(
+        host.act("dealt.play", seat=ana.seat, card=ARCHER, target=cy.seat, named=PAM, turn=1, page="host"),
+        "Only Ana's phone can play this hand",
+    )
 
 
 # ---------------------------------------------------------------- round end, verify page
+
 
 def test_round_end_reveals_the_deal_and_the_verify_page_checks_it(table):
     host, (ana, bo, cy), deals = table
@@ -267,7 +274,7 @@ def test_round_end_reveals_the_deal_and_the_verify_page_checks_it(table):
     page = text(host.client.get(f"/t/{host.code}/blackmail/verify"))
     assert shown in page and "revealed here when the round ends" in page and SALT not in page
     play(ana, ARCHER, target=cy.seat, named=PAM)
-    play(bo, KRUEGER, named=LANA)                       # right: Bo wins the round at once
+    play(bo, KRUEGER, named=LANA)  # right: Bo wins the round at once
     reveal = dealt(cy)["reveal"]
     assert reveal["salt"] == SALT and deal.verify(reveal["text"], shown)["ok"]
     assert "The deal, revealed" in text(cy.page()) and reveal["text"] in text(cy.page())
@@ -284,11 +291,14 @@ def test_round_end_reveals_the_deal_and_the_verify_page_checks_it(table):
     assert 'data-key="1-2"' in page and "data-check" not in page
     assert reveal["text"] in page and new_print in page and "Round 2 (being played)" in page
     assert "python3 -c" in page
-    good = host.client.get(f"/t/{host.code}/blackmail/verify",
-                           query_string={"text": reveal["text"], "fingerprint": shown})
+    good = host.client.get(
+        f"/t/{host.code}/blackmail/verify", query_string={"text": reveal["text"], "fingerprint": shown}
+    )
     assert 'data-pasted="ok"' in text(good)
-    bad = host.client.get(f"/t/{host.code}/blackmail/verify",
-                          query_string={"text": reveal["text"].replace(SALT, "f" * 32), "fingerprint": shown})
+    bad = host.client.get(
+        f"/t/{host.code}/blackmail/verify",
+        query_string={"text": reveal["text"].replace(SALT, "f" * 32), "fingerprint": shown},
+    )
     assert 'data-pasted="bad"' in text(bad) and "does not match" in text(bad)
     assert host.client.get("/t/NOPE123/blackmail/verify").status_code == 404
 
@@ -326,7 +336,7 @@ class Watched:
 
         def open_and_keep(*args, **kwargs):
             response = original(*args, **kwargs)
-            if kwargs.get("buffered", True) is not False:     # the event stream is read apart
+            if kwargs.get("buffered", True) is not False:  # the event stream is read apart
                 self.seen.append(response.get_data(as_text=True))
             return response
 
@@ -343,14 +353,15 @@ class Watched:
         self.seen.append(opening)
 
     def scan(self, forbidden, step):
-        assert len(self.seen) >= len(self.pages) + 1      # every page and the stream were read
+        assert len(self.seen) >= len(self.pages) + 1  # every page and the stream were read
         for body in self.seen:
             body = scrub(body)
             for number in forbidden:
                 for pattern in NAMES[number]:
                     assert not re.search(pattern, body), (
                         f"{self.name} got {pattern!r} ({BY_NUMBER[number]['name']}) after {step}: "
-                        + body[max(0, re.search(pattern, body).start() - 300):][:600])
+                        + body[max(0, re.search(pattern, body).start() - 300) :][:600]
+                    )
         self.seen = []
 
 
@@ -366,8 +377,7 @@ def test_no_response_to_any_phone_names_a_card_it_must_not_know(app, table):
     host, (ana, bo, cy), deals = table
     A, B, C = ana.seat, bo.seat, cy.seat
     # Secret Malory; Ana Lana, Bo Cyril, Cy Krueger; then the draws in turn order.
-    order = [MALORY, LANA, CYRIL, KRUEGER,
-             ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM, KRUEGER, ARCHER]
+    order = [MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM, KRUEGER, ARCHER]
     start(host, A, order, lana=(1, 4, 2, 3, 0), deals=deals)
     screen_client = app.test_client()
     watched = {
@@ -401,8 +411,7 @@ def test_no_response_to_any_phone_names_a_card_it_must_not_know(app, table):
     check("the deal")
     assert learned[A] == set()
     # 1. Ana (Lana, Archer): Archer on Bo naming Cheryl, wrong. Only Ana sees Bo's Cyril.
-    turn(ana, ARCHER, "Archer's look", learns=[(A, {CYRIL})], shown={CHERYL},
-         target=B, named=CHERYL)
+    turn(ana, ARCHER, "Archer's look", learns=[(A, {CYRIL})], shown={CHERYL}, target=B, named=CHERYL)
     # 2. Bo (Cyril, Cheryl): looks at the secret Malory.
     turn(bo, CHERYL, "Cheryl's look", learns=[(B, {MALORY})], choice="look")
     # 3. Cy (Krueger, Ray): Krueger naming Cheryl, wrong; Cy sees the secret.
@@ -473,9 +482,9 @@ def test_after_a_stand_in_the_host_learns_only_what_the_acting_player_would(app,
 
     stand_in(ARCHER, "Sterling Archer", says={PAM}, learns={CHERYL}, target=B, named=PAM)
     bo_plays(CHERYL, "Bo's Cheryl", choice="look")
-    stand_in(RAY, "Ray on Bo", shown={KRUEGER}, target=B)                 # Bo takes Malory
+    stand_in(RAY, "Ray on Bo", shown={KRUEGER}, target=B)  # Bo takes Malory
     bo_plays(KRUEGER, "Bo's Krueger", says={PAM}, named=PAM)
-    stand_in(PAM, "Pam on Bo", shown={MALORY}, target=B)                  # Bo draws an Archer
+    stand_in(PAM, "Pam on Bo", shown={MALORY}, target=B)  # Bo draws an Archer
     bo_plays(CHERYL, "Bo's second Cheryl", choice="look")
-    stand_in(LANA, "Lana", learns={CYRIL})                                # Ana gets the secret Cyril
+    stand_in(LANA, "Lana", learns={CYRIL})  # Ana gets the secret Cyril
     assert hand(ana)[0] == CYRIL and view(host)["round"]["stage"] == "playing"

@@ -61,6 +61,7 @@ def deck_out(host, ana, bo, cy):
 
 # ---------------------------------------------------------------- setup
 
+
 def test_setup_shows_the_host_the_start_form_and_players_a_wait(seated):
     host, (ana, bo, cy) = seated
     html = text(host.page("/host"))
@@ -80,7 +81,8 @@ def test_start_with_full_tracking_and_a_chosen_first_player(seated):
     assert state["tracking"] == "full" and state["target"] == 4
     assert state["round"]["turn"] == bo.seat and state["round"]["deck"] == 11
     assert host.state()["log"][-1]["text"] == (
-        "New game: 3 players, 4 Victory Points to win. Full tracking. Bo goes first (chosen by the table).")
+        "New game: 3 players, 4 Victory Points to win. Full tracking. Bo goes first (chosen by the table)."
+    )
 
 
 def test_start_at_random_picks_a_seated_player(seated):
@@ -104,7 +106,10 @@ def test_start_needs_two_players_and_a_real_mode(host, join):
     join(host, "Ana")
     refused(host.act("game.start", to=step(host, "start"), first_player="random", page="host"), "2 to 4 players")
     join(host, "Bo")
-    refused(host.act("game.start", to=step(host, "start"), tracking="sometimes", page="host"), "scores only or full tracking")
+    refused(
+        host.act("game.start", to=step(host, "start"), tracking="sometimes", page="host"),
+        "scores only or full tracking",
+    )
     refused(host.act("game.start", to=step(host, "start"), first_player="99", page="host"), "no such seat")
     assert view(host)["phase"] == "setup"
 
@@ -112,12 +117,13 @@ def test_start_needs_two_players_and_a_real_mode(host, join):
 def test_tracking_switch_and_reset(game):
     host, ana, bo, cy = game
     assert host.act("tracking", tracking="scores", page="host").status_code == 200
-    assert rnd(host)["tracking"] == "scores"             # nothing played yet: switches at once
+    assert rnd(host)["tracking"] == "scores"  # nothing played yet: switches at once
     assert host.act("game.reset", page="host").status_code == 200
     assert view(host)["phase"] == "setup"
 
 
 # ---------------------------------------------------------------- scores only
+
 
 def test_scores_only_one_tap_per_round_then_a_tie_then_the_win(seated):
     host, (ana, bo, cy) = seated
@@ -127,7 +133,12 @@ def test_scores_only_one_tap_per_round_then_a_tie_then_the_win(seated):
     assert 'name="card"' not in html and "Card count" not in html
     assert bo.act("round.score", to=step(bo, "next_round"), winner=cy.seat).status_code == 200
     assert rnd(host)["first_player"] == cy.seat
-    assert ana.act("round.score", to=step(ana, "next_round"), **{f"winner_{ana.seat}": "on", f"winner_{bo.seat}": "on"}).status_code == 200
+    assert (
+        ana.act(
+            "round.score", to=step(ana, "next_round"), **{f"winner_{ana.seat}": "on", f"winner_{bo.seat}": "on"}
+        ).status_code
+        == 200
+    )
     state = view(host)
     assert {s["name"]: s["vp"] for s in state["seats"]} == {"Ana": 1, "Bo": 1, "Cy": 1}
     assert state["history"][-1]["picked_at_random"] is True
@@ -150,6 +161,7 @@ def test_scores_only_needs_a_winner_and_refuses_card_plays(seated):
 
 # ---------------------------------------------------------------- full tracking: the play form
 
+
 def test_only_the_phone_whose_turn_it_is_gets_the_play_form(game):
     host, ana, bo, cy = game
     html = text(ana.page())
@@ -169,7 +181,7 @@ def test_play_form_offers_only_legal_targets(game):
     html = text(bo.page())
     archer = html.split('data-card="1"')[1].split("</details>")[0]
     targets = re.findall(r'name="?target"? value="?(\d+)', archer)
-    assert targets == [str(cy.seat)]                       # Ana protected, not himself
+    assert targets == [str(cy.seat)]  # Ana protected, not himself
     pam = html.split('data-card="5"')[1].split("</details>")[0]
     assert re.findall(r'name="?target"? value="?(\d+)', pam) == [str(bo.seat), str(cy.seat)]
     assert "Protected" in html
@@ -187,7 +199,7 @@ def test_every_card_kind_is_recorded(game):
     r = rnd(host)
     assert len(r["plays"]) == 7 and r["turn"] == bo.seat
     assert r["secret"]["status"] == "taken_by_ray"
-    assert r["deck"] == 16 - 1 - 3 - 8 - 2                  # 8 draws so far, Pam and Ray one each
+    assert r["deck"] == 16 - 1 - 3 - 8 - 2  # 8 draws so far, Pam and Ray one each
     counts = {c["number"]: c["seen"] for c in view(host)["characters"]}
     assert counts == {MALORY: 0, LANA: 1, RAY: 1, PAM: 1, CHERYL: 1, CYRIL: 2, KRUEGER: 2, ARCHER: 1}
     assert "Lana Kane (7): hands and the secret character reshuffled" in text(ana.page())
@@ -209,8 +221,12 @@ def test_cyril_loser_buttons_and_malory(game):
     refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="me"), "Which card did Bo show")
     bo.act("play", card=CYRIL, target=ana.seat, eliminated="me", revealed="not_shown")
     r = rnd(host)
-    assert r["result"] == {"why": "last_seat", "winners": [ana.seat], "label": "last player left in the round",
-                           "text": "Ana is the last one left and wins the round."}
+    assert r["result"] == {
+        "why": "last_seat",
+        "winners": [ana.seat],
+        "label": "last player left in the round",
+        "text": "Ana is the last one left and wins the round.",
+    }
     assert "Confirm: a Victory Point for" in text(cy.page())
 
 
@@ -256,6 +272,7 @@ def test_undo_a_confirmed_victory_point(game):
 
 # ---------------------------------------------------------------- bad input (the issue's list)
 
+
 def test_playing_out_of_turn_is_refused(game):
     host, ana, bo, cy = game
     refused(bo.act("play", card=LANA), "Ana's turn, not Bo's")
@@ -267,10 +284,11 @@ def test_playing_out_of_turn_is_refused(game):
 def test_targeting_a_protected_seat_is_refused(game):
     host, ana, bo, cy = game
     ana.act("play", card=CHERYL, choice="protect")
-    refused(bo.act("play", card=ARCHER, target=ana.seat, named=PAM, correct="yes"),
-            "Ana is protected by Cheryl/Carol until their next turn")
-    refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="target", revealed="not_shown"),
-            "protected")
+    refused(
+        bo.act("play", card=ARCHER, target=ana.seat, named=PAM, correct="yes"),
+        "Ana is protected by Cheryl/Carol until their next turn",
+    )
+    refused(bo.act("play", card=CYRIL, target=ana.seat, eliminated="target", revealed="not_shown"), "protected")
     assert len(rnd(host)["plays"]) == 1 and rnd(host)["still_in"] == [ana.seat, bo.seat, cy.seat]
 
 
@@ -285,16 +303,20 @@ def test_targeting_an_eliminated_seat_or_yourself_is_refused(game):
 
 def test_naming_sterling_archer_with_sterling_archer_is_refused(game):
     host, ana, bo, cy = game
-    refused(ana.act("play", card=ARCHER, target=bo.seat, named=ARCHER, correct="yes"),
-            "Sterling Archer cannot name Sterling Archer")
+    refused(
+        ana.act("play", card=ARCHER, target=bo.seat, named=ARCHER, correct="yes"),
+        "Sterling Archer cannot name Sterling Archer",
+    )
     assert rnd(host)["plays"] == [] and rnd(host)["still_in"] == [ana.seat, bo.seat, cy.seat]
 
 
 def test_more_copies_seen_than_exist_is_refused(game):
     host, ana, bo, cy = game
     ana.act("play", card=PAM, target=bo.seat, discarded=MALORY)
-    refused(bo.act("play", card=RAY, target=cy.seat, discarded=MALORY),
-            "Only 1 copy of Malory Archer exists, and 1 is already face up")
+    refused(
+        bo.act("play", card=RAY, target=cy.seat, discarded=MALORY),
+        "Only 1 copy of Malory Archer exists, and 1 is already face up",
+    )
     bo.act("play", card=PAM, target=cy.seat, discarded=LANA)
     refused(cy.act("play", card=PAM, target=ana.seat, discarded=CYRIL), "Only 2 copies of Pam Poovey")
     assert len(rnd(host)["plays"]) == 2
@@ -348,23 +370,25 @@ def test_other_refusals_show_a_message(game):
 
 # ---------------------------------------------------------------- every screen
 
+
 def test_every_screen_shows_victory_points_turn_deck_secret_and_count(game):
     host, ana, bo, cy = game
     ana.act("play", card=RAY, target=bo.seat, discarded=LANA)
     pages = [text(ana.page()), text(host.page("/host")), text(host.client.get(f"/t/{host.code}/screen"))]
     for html in pages:
-        assert "4 to win" in html and 'data-vp>0<' in html
-        assert 'data-deck>9<' in html and 'data-secret="taken_by_ray"' in html
+        assert "4 to win" in html and "data-vp>0<" in html
+        assert "data-deck>9<" in html and 'data-secret="taken_by_ray"' in html
         assert "Bo’s turn" in html
         assert "Ana played Ray Gillette (6) on Bo: Lana Kane (7) dropped with no effect" in html
-    for html in pages[:2]:      # the TV keeps to the band and the seats
+    for html in pages[:2]:  # the TV keeps to the band and the seats
         assert re.search(r'data-count="7">.*?data-left>0<', html, re.S)
 
 
 def test_live_fragment_for_a_phone_is_the_board(game):
     host, ana, bo, cy = game
-    response = ana.client.get(f"/t/{host.code}/live?page=player", headers={"HX-Request": "true",
-                                                                             "HX-Target": "live-body"})
+    response = ana.client.get(
+        f"/t/{host.code}/live?page=player", headers={"HX-Request": "true", "HX-Target": "live-body"}
+    )
     html = text(response)
     assert response.status_code == 200 and html.lstrip().startswith('<div id="live-body"')
     assert 'class="bm-turn mine"' in html
@@ -372,9 +396,9 @@ def test_live_fragment_for_a_phone_is_the_board(game):
 
 def test_help_links_point_at_entries_of_the_rules_lookup(game):
     import json
+
     host, ana, bo, cy = game
-    entries = {e["id"] for e in json.loads(
-        (ROOT / "companion/lookup/data/blackmail.json").read_text())["entries"]}
+    entries = {e["id"] for e in json.loads((ROOT / "companion/lookup/data/blackmail.json").read_text())["entries"]}
     html = text(ana.page())
     linked = set(re.findall(r'href="/rules/blackmail/([a-z0-9-]+)"', html))
     assert len(linked) >= 10 and linked <= entries
@@ -390,15 +414,17 @@ def test_host_plays_unfolded_for_a_seat_without_a_phone(host, join):
     assert "Record the card for" not in html and "Tap the card Di played" in html
     assert host.act("play", card=CHERYL, choice="look", seat=di, page="host").status_code == 200
     assert "Record the card for Ana" in text(host.page("/host"))
-    assert view(host)["target"] == 6                       # two players: 6 to win
+    assert view(host)["target"] == 6  # two players: 6 to win
 
 
 def test_a_seat_cannot_undo_new_game_or_reset_and_a_doubled_confirm_moves_once(seated):
     host, (ana, bo, cy) = seated
     to = step(host, "start")
     assert host.act("game.start", to=to, tracking="scores", first_player=ana.seat, page="host").status_code == 200
-    refused(host.act("game.start", to=to, tracking="scores", first_player=ana.seat, page="host"),
-            "already at round 1 of game 1")
+    refused(
+        host.act("game.start", to=to, tracking="scores", first_player=ana.seat, page="host"),
+        "already at round 1 of game 1",
+    )
     log = host.state()["log"]
     start_id = next(e["id"] for e in log if e["kind"] == "game.start")
     assert ana.post(f"/undo/{start_id}", {"page": "player"}).status_code == 403

@@ -70,7 +70,8 @@ def same_as_result(play, result, code, number):
     assert play["sourcePlayId"] == f"{code}-{number}"
     assert play["game"]["name"] == ("Scoreboard" if result["game"] == "generic" else result["title"])
     assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [
-        (r["name"], r["value"], r["won"]) for r in result["scores"]]
+        (r["name"], r["value"], r["won"]) for r in result["scores"]
+    ]
 
 
 def blackmail_game(host, winners, first):
@@ -87,9 +88,11 @@ def assassins_game(host, phones, points=(15, 3, 1)):
     ok(host.act("bank", to=host.state()["state"]["round"] + 1))
 
 
-FINISH = {"danger-zone": lambda host, phones: win_danger_zone(host, phones, phones[1]),
-          "blackmail": lambda host, phones: blackmail_game(host, [phones[i] for i in (0, 1, 0, 0, 0)], phones[1]),
-          "assassins": assassins_game}
+FINISH = {
+    "danger-zone": lambda host, phones: win_danger_zone(host, phones, phones[1]),
+    "blackmail": lambda host, phones: blackmail_game(host, [phones[i] for i in (0, 1, 0, 0, 0)], phones[1]),
+    "assassins": assassins_game,
+}
 
 
 def seated(host, join, game):
@@ -135,9 +138,14 @@ def test_a_finished_game_shows_how_it_went_and_each_phone_the_play(app, host, jo
     assert {s["name"]: s["points"][-1][1] for s in chart["seats"]} == {r["name"]: r["value"] for r in result["scores"]}
     rows = list(csv.reader(io.StringIO(text(ok(bo.client.get(f"/t/{host.code}/night.csv"))))))
     start = rows.index(["game", "step", "seat", "measure", "value"])
-    assert [row[:2] for row in rows[start + 1:]][0] == ["1", chart["steps"][0]]
-    assert ["1", chart["steps"][-1], result["winners"][0], result["measure"],
-            str(result["scores"][0]["value"])] in rows[start + 1:]
+    assert [row[:2] for row in rows[start + 1 :]][0] == ["1", chart["steps"][0]]
+    assert [
+        "1",
+        chart["steps"][-1],
+        result["winners"][0],
+        result["measure"],
+        str(result["scores"][0]["value"]),
+    ] in rows[start + 1 :]
     # The table's own CSV ends with the same series, after one blank row.
     table_rows = list(csv.reader(io.StringIO(text(ok(host.client.get(f"/t/{host.code}/log.csv"))))))
     at = table_rows.index(["game", "step", "seat", "measure", "value"])
@@ -161,8 +169,13 @@ def test_the_chart_is_worked_out_once_per_version_for_every_viewer(app, host, jo
     real = series.charts
     monkeypatch.setattr(series, "charts", lambda *args: folds.append(1) or real(*args))
     shown.clear()
-    for phone, page in ((ana, "player"), (bo, "player"), (cy, "player"), (host, "host"),
-                        (Phone(app, host.code, client), "screen")):
+    for phone, page in (
+        (ana, "player"),
+        (bo, "player"),
+        (cy, "player"),
+        (host, "host"),
+        (Phone(app, host.code, client), "screen"),
+    ):
         assert "live-chart" in live(phone, page)
     assert len(folds) == 1
 
@@ -174,7 +187,7 @@ def test_the_scoreboard_ends_when_the_night_moves_on_and_plays_keep_their_tables
     ok(ana.act("score", seat=ana.seat, delta=4))
     ok(bo.act("score", seat=bo.seat, delta=9))
     first = host.code
-    assert "live-chart" not in live(ana, "player")   # the scoreboard has no end of its own
+    assert "live-chart" not in live(ana, "player")  # the scoreboard has no end of its own
     code = new_code(start_next(host, game="blackmail"))
     # The old table, opened again: it ended when the night moved on, and Bo had the most.
     kept = Phone(app, first, ana.client)
@@ -226,6 +239,7 @@ def test_a_stranger_a_revoked_host_device_and_a_removed_seat_see_no_more_than_be
 
 # ---------------------------------------------------------------- a dealt game: no card leaks
 
+
 @pytest.fixture
 def deals(monkeypatch):
     """Every round's deal: Lana is the secret and the first player holds Krueger."""
@@ -239,20 +253,29 @@ def test_a_dealt_game_s_chart_and_play_name_no_card(app, host, join, client, dea
     ana, bo, cy = phones = seated(host, join, "blackmail")
     ok(host.act("game.start", to=step_to(host, "start"), tracking="dealt", first_player=ana.seat, page="host"))
     while host.state()["state"]["phase"] != "game_over":
-        holder = next(p for p in phones
-                      if KRUEGER in [c["number"] for c in p.state()["state"]["round"]["dealt"]["hand"]])
+        holder = next(
+            p for p in phones if KRUEGER in [c["number"] for c in p.state()["state"]["round"]["dealt"]["hand"]]
+        )
         turn = holder.state()["state"]["round"]["dealt"]["turn_no"]
         ok(holder.act("dealt.play", card=KRUEGER, named=LANA, turn=turn))
         ok(host.act("round.confirm", to=step_to(host, "next_round"), page="host"))
     assert result_of(app, host.code)["finished"]
     screen = Phone(app, host.code, client)
-    viewers = ((ana, "player", "/me"), (bo, "player", "/me"), (cy, "player", "/me"), (host, "host", "/host"),
-               (screen, "screen", "/screen"))
+    viewers = (
+        (ana, "player", "/me"),
+        (bo, "player", "/me"),
+        (cy, "player", "/me"),
+        (host, "host", "/host"),
+        (screen, "screen", "/screen"),
+    )
     cards = [pattern for number in BY_NUMBER for pattern in NAMES[number]]
     figures, revealed = set(), False
     for phone, page, path in viewers:
-        for body in (live(phone, page), text(phone.client.get(f"/t/{host.code}{path}")),
-                     data_of(opening(phone.client, f"/t/{host.code}/events?page={page}"))):
+        for body in (
+            live(phone, page),
+            text(phone.client.get(f"/t/{host.code}{path}")),
+            data_of(opening(phone.client, f"/t/{host.code}/events?page={page}")),
+        ):
             region = chart_of(body)
             figures.add(figure_of(region))
             named = [p for p in cards if re.search(p, region)]
@@ -286,10 +309,18 @@ def test_an_assassins_game_s_chart_and_play_name_no_hidden_pick(app, host, join,
     assert result_of(app, host.code)["finished"]
     screen = Phone(app, host.code, client)
     figures = set()
-    for phone, page, path in ((ana, "player", "/me"), (bo, "player", "/me"), (cy, "player", "/me"),
-                              (host, "host", "/host"), (screen, "screen", "/screen")):
-        for body in (live(phone, page), text(phone.client.get(f"/t/{host.code}{path}")),
-                     data_of(opening(phone.client, f"/t/{host.code}/events?page={page}"))):
+    for phone, page, path in (
+        (ana, "player", "/me"),
+        (bo, "player", "/me"),
+        (cy, "player", "/me"),
+        (host, "host", "/host"),
+        (screen, "screen", "/screen"),
+    ):
+        for body in (
+            live(phone, page),
+            text(phone.client.get(f"/t/{host.code}{path}")),
+            data_of(opening(phone.client, f"/t/{host.code}/events?page={page}")),
+        ):
             region = chart_of(body)
             figures.add(figure_of(region))
             plays = json.dumps(plays_in(region))

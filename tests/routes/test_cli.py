@@ -16,11 +16,26 @@ def test_help_lists_serve_and_its_options():
 def test_serve_prints_the_address_and_a_qr_code(live_server):
     # live_server was started exactly as `companion serve` starts; ask a fresh one for its banner.
     from helpers import Server
+
     server = Server(live_server.data_dir)
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(server.port),
-         "--data-dir", live_server.data_dir, "--public-url", "http://games.example.lan/"],
-        stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(server.port),
+            "--data-dir",
+            live_server.data_dir,
+            "--public-url",
+            "http://games.example.lan/",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     lines = []
     try:
         while not lines or not lines[-1].startswith("Data:"):  # the banner's last line
@@ -41,6 +56,7 @@ def test_serve_prints_the_address_and_a_qr_code(live_server):
 
 def test_data_goes_where_it_is_named_or_was_or_the_users_data_folder(tmp_path, monkeypatch):
     from companion.cli import data_dir_choice
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     if sys.platform.startswith("linux"):
@@ -52,6 +68,7 @@ def test_data_goes_where_it_is_named_or_was_or_the_users_data_folder(tmp_path, m
 
 def test_data_dir_from_the_environment_and_the_last_flag_wins(monkeypatch):
     from companion.cli import serve
+
     monkeypatch.setenv("COMPANION_DATA_DIR", "/from/env")
     assert serve.make_context("serve", []).params["data_dir"] == "/from/env"
     # `make run` passes --data-dir data, then the user's ARGS: theirs must win.
@@ -62,11 +79,13 @@ def test_data_dir_from_the_environment_and_the_last_flag_wins(monkeypatch):
 
 def test_the_printed_address_is_an_ipv4_address():
     from companion.cli import lan_address
+
     assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", lan_address())
 
 
 def test_workers_need_gunicorn_and_say_so(monkeypatch):
     from companion import cli
+
     assert cli.gunicorn_missing() is None  # here (Linux, gunicorn installed) it can run
     monkeypatch.delattr(cli.os, "fork")
     assert "works only on Unix" in cli.gunicorn_missing()

@@ -90,6 +90,7 @@ def upper_hand(phone, seat):
 
 # --- setup ---------------------------------------------------------------------------
 
+
 def test_setup_screens_show_picks_tiles_tokens_and_event_deck(host, join):
     ana, bo, cy = table(host, join, want=[dz.MALORYS_OFFICE])
     page = board(ana)
@@ -171,11 +172,12 @@ def test_start_is_refused_until_setup_is_done(host, join):
 
 # --- rounds --------------------------------------------------------------------------
 
+
 def test_round_tracker_movement_and_first_player_effects(host, join):
     ana, bo, cy = table(host, join, want=[dz.MALORYS_OFFICE, dz.RECEPTION])
     start(host)
     page = board(bo)
-    assert 'data-round-number>1<' in page and 'aria-current="step">Movement' in page
+    assert "data-round-number>1<" in page and 'aria-current="step">Movement' in page
     assert "Next to reveal: <b>Ana</b>" in page  # Ana holds the Initiative Token
     assert re.search(r"Reveal order.*Ana</li><li>Bo</li><li>Cy", page, re.S)
     assert "Your turn to reveal" in board(ana)
@@ -187,9 +189,17 @@ def test_round_tracker_movement_and_first_player_effects(host, join):
     assert "Ana" in office and "Draw an Event card." in office
     assert "Ana</b> entered Malory's Office first: draw an Event card" in page
     assert state_of(host)["initiative"]["seat"] == bo.seat  # first into Reception
-    refused(cy.act("movement.enter", location="Bullpen" if "Bullpen" not in location_names(host)
-                   else "Breakroom" if "Breakroom" not in location_names(host) else "Control Room"),
-            "not in play")
+    refused(
+        cy.act(
+            "movement.enter",
+            location="Bullpen"
+            if "Bullpen" not in location_names(host)
+            else "Breakroom"
+            if "Breakroom" not in location_names(host)
+            else "Control Room",
+        ),
+        "not in play",
+    )
 
 
 def test_tiles_show_the_tables_own_text_or_see_your_tile(app, host, join):
@@ -249,11 +259,25 @@ def test_mission_tie_is_rolled_off_and_shown(host, join):
 def test_challenges_recorded_per_seat_with_odds_on_the_phone(host, join):
     ana, bo, cy = table(host, join, avoid=[dz.CONTROL_ROOM])
     start(host)
-    refused(ana.act("challenge.complete", type="Booze", difficulty=8, reward=2),
-            "Challenges are completed in the Mission phase")
+    refused(
+        ana.act("challenge.complete", type="Booze", difficulty=8, reward=2),
+        "Challenges are completed in the Mission phase",
+    )
     next_phase(host)
-    ok(host.act("challenge.draw", type_1="Booze", difficulty_1=8, reward_1=2,
-                type_2="Sex", difficulty_2=10, reward_2=3, type_3="Guns", difficulty_3=10, reward_3=4))
+    ok(
+        host.act(
+            "challenge.draw",
+            type_1="Booze",
+            difficulty_1=8,
+            reward_1=2,
+            type_2="Sex",
+            difficulty_2=10,
+            reward_2=3,
+            type_3="Guns",
+            difficulty_3=10,
+            reward_3=4,
+        )
+    )
     ana_page, bo_page, cy_page = board(ana), board(bo), board(cy)
     # Archer: 3 dice for Booze (rulebook); Cheryl: 3 dice for Sex; Lana: unknown, all three.
     assert "83.8%</b> with 3 dice" in ana_page
@@ -264,7 +288,7 @@ def test_challenges_recorded_per_seat_with_odds_on_the_phone(host, join):
     phone = {ana.seat: ana, bo.seat: bo, cy.seat: cy}[leader]
     ok(phone.act("challenge.complete", card=1))
     assert upper_hand(host, leader) == 7
-    assert 'data-completed>' in board(host, "/screen") and "Booze" in board(host, "/screen")
+    assert "data-completed>" in board(host, "/screen") and "Booze" in board(host, "/screen")
     other = next(p for p in (ana, bo, cy) if p.seat != leader)
     refused(host.act("challenge.complete", seat=other.seat, card=1), "already completed")
     # One Challenge each per Mission: a second is refused; the host's correction is logged.
@@ -275,14 +299,17 @@ def test_challenges_recorded_per_seat_with_odds_on_the_phone(host, join):
     assert any(e["text"].startswith("Correction by the host:") for e in host.state()["log"])
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("reward", "5", "reward must be between 1 and 4"),
-    ("reward", "0", "reward must be between 1 and 4"),
-    ("difficulty", "5", "difficulty must be between 6 and 14"),
-    ("difficulty", "15", "difficulty must be between 6 and 14"),
-    ("difficulty", "ten", "whole number"),
-    ("type", "Charm", "Pick a Challenge type"),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("reward", "5", "reward must be between 1 and 4"),
+        ("reward", "0", "reward must be between 1 and 4"),
+        ("difficulty", "5", "difficulty must be between 6 and 14"),
+        ("difficulty", "15", "difficulty must be between 6 and 14"),
+        ("difficulty", "ten", "whole number"),
+        ("type", "Charm", "Pick a Challenge type"),
+    ],
+)
 def test_bad_challenge_input_is_refused(host, join, field, value, message):
     ana, *_ = table(host, join)
     start(host)
@@ -300,11 +327,12 @@ def test_clean_up_passes_initiative_and_next_round(host, join):
     page = board(cy)
     assert "passed left to Bo" in page and "Start round 2" in page
     next_phase(host)
-    assert 'data-round-number>2<' in board(cy)
+    assert "data-round-number>2<" in board(cy)
     refused(host.act("round.next", to="round 1, Clean-up"), "already at round 2, Movement")
 
 
 # --- Upper Hand ----------------------------------------------------------------------
+
 
 def test_upper_hand_quick_custom_and_reasons(host, join):
     ana, bo, cy = table(host, join)
@@ -319,14 +347,17 @@ def test_upper_hand_quick_custom_and_reasons(host, join):
     assert "Ana -2 Upper Hand, insult (now 3)" in log
 
 
-@pytest.mark.parametrize("form,message", [
-    ({"delta": "-6", "reason": "Insult"}, "would go below 0"),
-    ({"delta": "0", "reason": "Insult"}, "cannot be zero"),
-    ({"delta": "99", "reason": "Insult"}, "between -20 and 20"),
-    ({"delta": "1", "reason": "Bribe"}, "Pick a reason"),
-    ({"amount": "6", "sign": "-", "reason": "Card"}, "would go below 0"),
-    ({"amount": "x", "sign": "+", "reason": "Card"}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "form,message",
+    [
+        ({"delta": "-6", "reason": "Insult"}, "would go below 0"),
+        ({"delta": "0", "reason": "Insult"}, "cannot be zero"),
+        ({"delta": "99", "reason": "Insult"}, "between -20 and 20"),
+        ({"delta": "1", "reason": "Bribe"}, "Pick a reason"),
+        ({"amount": "6", "sign": "-", "reason": "Card"}, "would go below 0"),
+        ({"amount": "x", "sign": "+", "reason": "Card"}, "whole number"),
+    ],
+)
 def test_bad_upper_hand_changes_are_refused(host, join, form, message):
     ana, *_ = table(host, join)
     start(host)
@@ -360,7 +391,9 @@ def test_race_chart_is_svg_without_style_attributes(host, join):
     for _ in range(3):
         next_phase(host)  # to round 2
     page = board(host, "/host")
-    chart = re.search(r"<svg[^>]*data-race-chart.*?</figure>", page, re.S).group(0)  # each seat's line is an <svg> inside
+    chart = re.search(r"<svg[^>]*data-race-chart.*?</figure>", page, re.S).group(
+        0
+    )  # each seat's line is an <svg> inside
     assert "style=" not in chart
     assert chart.count("<polyline") == 3 and 'stroke="#' in chart
     assert ">Start<" in chart and ">R1<" in chart and ">now<" in chart
@@ -371,6 +404,7 @@ def test_race_chart_is_svg_without_style_attributes(host, join):
 
 
 # --- Events and dice -----------------------------------------------------------------
+
 
 def test_events_preview_in_the_confirmation_and_apply_once(host, join):
     ana, bo, cy = table(host, join, want=[dz.MALORYS_OFFICE])
@@ -424,12 +458,15 @@ def test_odds_table_and_typed_dice_from_the_box(app, host, join, entry):
     assert "62.5%</b> with 3 dice" in card and "(typed in)" in card and "with 1 die" not in card
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("Booze 2, Guns 3, Sex 1, Smarts 2", {"Booze": 2, "Guns": 3, "Sex": 1, "Smarts": 2}),
-    ('{"booze": 1, "guns": 9}', {"Booze": 1}),
-    ("smarts: 3", {"Smarts": 3}),
-    ("nothing here", {}),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Booze 2, Guns 3, Sex 1, Smarts 2", {"Booze": 2, "Guns": 3, "Sex": 1, "Smarts": 2}),
+        ('{"booze": 1, "guns": 9}', {"Booze": 1}),
+        ("smarts: 3", {"Smarts": 3}),
+        ("nothing here", {}),
+    ],
+)
 def test_typed_dice_are_read_not_guessed(text, expected):
     assert dz.parse_typed_dice(text) == expected
 
@@ -447,6 +484,7 @@ def test_a_late_joiner_picks_a_character_from_the_scoreboard(host, join):
 
 def test_eight_phones_tapping_next_phase_together_move_the_table_once(host, join):
     import threading
+
     names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")
     phones = [host] + table(host, join, names)
     start(host)

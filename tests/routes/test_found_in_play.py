@@ -25,7 +25,7 @@ from companion.tables import store
 from helpers import ROOT
 
 PACKAGE = ROOT / "companion"
-DEEP = "[" * 1000 + "]" * 1000   # answered 500 (a RecursionError) at the deck import
+DEEP = "[" * 1000 + "]" * 1000  # answered 500 (a RecursionError) at the deck import
 
 
 def text(response):
@@ -55,16 +55,23 @@ JSON_READERS = {"loads", "load", "JSONDecoder", "raw_decode", "get_json"}
 def json_reads(tree):
     """(line, what) of each stdlib JSON parse in a module: json.loads(...), a `from json
     import loads` name, a JSONDecoder, or Flask's request.get_json / request.json."""
-    names = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-             and node.module in ("json", "simplejson") for alias in node.names if alias.name in JSON_READERS}
+    names = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module in ("json", "simplejson")
+        for alias in node.names
+        if alias.name in JSON_READERS
+    }
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             owner = None
         else:
             owner = node.value.id if isinstance(node.value, ast.Name) else None
-        if owner is not None and ((owner in ("json", "simplejson") and node.attr in JSON_READERS)
-                                  or (owner == "request" and node.attr in ("json", "get_json"))):
+        if owner is not None and (
+            (owner in ("json", "simplejson") and node.attr in JSON_READERS)
+            or (owner == "request" and node.attr in ("json", "get_json"))
+        ):
             found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.Attribute) and node.attr in ("JSONDecoder", "raw_decode", "get_json"):
             found.append((node.lineno, ast.unparse(node)))
@@ -80,13 +87,15 @@ def test_no_module_parses_json_but_read_json_and_the_apps_own_files():
         for line, what in json_reads(ast.parse(path.read_text(encoding="utf-8"))):
             seen.setdefault(where, []).append(f"{where}:{line} {what}")
     strays = [hit for where, hits in seen.items() if where not in TRUSTED_JSON for hit in hits]
-    assert not strays, ("JSON a person typed or uploaded must be read with games.base.read_json "
-                        f"(a 422 with a sentence, never a RecursionError): {strays}")
+    assert not strays, (
+        "JSON a person typed or uploaded must be read with games.base.read_json "
+        f"(a 422 with a sentence, never a RecursionError): {strays}"
+    )
     # read_json is the only reader in base.py.
     base = ast.parse((PACKAGE / "games/base.py").read_text(encoding="utf-8"))
     outside = [f.name for f in ast.walk(base) if isinstance(f, ast.FunctionDef) and json_reads(f)]
     assert outside == ["read_json"]
-    assert "games/base.py" in seen   # the scan does see a json.loads when there is one
+    assert "games/base.py" in seen  # the scan does see a json.loads when there is one
 
 
 def routes_taking_json(app):
@@ -125,7 +134,7 @@ def test_every_route_taking_json_answers_a_deep_list_with_a_sentence(app, owner,
     answered = Counter()
     for rule in rules:
         assert set(rule.arguments) <= {"code"}, f"teach this test the arguments of {rule.rule}"
-        for code, csrf in (tables.items() if "code" in rule.arguments else [(None, None)]):
+        for code, csrf in tables.items() if "code" in rule.arguments else [(None, None)]:
             url = rule.rule.replace("<code>", code or "")
             data = {"csrf": csrf or "", "token": token}
             if as_file:
@@ -134,7 +143,7 @@ def test_every_route_taking_json_answers_a_deep_list_with_a_sentence(app, owner,
                 data["json"] = DEEP
             response = client.post(url, data=data, content_type="multipart/form-data")
             if response.status_code == 404:
-                continue   # a game's own route, at another game's table
+                continue  # a game's own route, at another game's table
             answered[rule.endpoint] += 1
             assert 400 <= response.status_code < 500, (url, response.status_code)
             assert "nested too deeply" in error_of(response), (url, error_of(response))
@@ -154,6 +163,7 @@ def test_dice_typed_as_a_deep_list_are_text_not_a_500(host, join):
 
 
 # --- Danger Zone: a Challenge typed as completed ---------------------------------------------
+
 
 def ok(response):
     assert response.status_code < 400, error_of(response)
@@ -240,7 +250,7 @@ def test_blackmail_and_assassins_step_posts_without_their_step_are_malformed(hos
     for name in ("Ana", "Bo", "Cy"):
         join(host, name)
     refused(host.act("resolve.step", step="next", force="1"), MALFORMED)
-    refused(host.act("resolve.step", number="3"), MALFORMED)   # a tap on a number names "at"
+    refused(host.act("resolve.step", number="3"), MALFORMED)  # a tap on a number names "at"
     ok(host.act("resolve.step", step="next", to="1", force="1"))
     ok(host.act("resolve.step", step="next", to="2"))
     refused(host.act("resolve.step", step="back"), MALFORMED)
@@ -248,12 +258,16 @@ def test_blackmail_and_assassins_step_posts_without_their_step_are_malformed(hos
 
 # --- Blackmail: a dealt round ends with a player knocked out -------------------------------
 
+
 def rigged(order):
     """The app's shuffle with `order` first (the secret, then one card a seat, then draws)."""
     rest = Counter(deal.full_deck())
     rest.subtract(order)
-    return {"order": list(order) + sorted(rest.elements(), reverse=True), "lana": [0, 1, 2, 3, 4],
-            "salt": "00112233445566778899aabbccddeeff"}
+    return {
+        "order": list(order) + sorted(rest.elements(), reverse=True),
+        "lana": [0, 1, 2, 3, 4],
+        "salt": "00112233445566778899aabbccddeeff",
+    }
 
 
 def test_blackmail_a_knocked_out_phone_still_says_so_after_the_round(host, join, monkeypatch):

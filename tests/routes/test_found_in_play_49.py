@@ -32,7 +32,7 @@ def test_the_ghost_undealt_keeps_her_steps_on_the_tablet_and_the_host_page(host,
         forms = act_forms(host, path)
         ghost = {kind for kind, fields in forms.items() for f in fields if f.get("seat") == "ghost"}
         assert {"points", "points.real", "kill"} <= ghost, (path, ghost)
-        assert "ghost.record" in forms, path                   # her cards can still be typed
+        assert "ghost.record" in forms, path  # her cards can still be typed
     tablet = text(host.page("/tablet"))
     assert "type the ghost's face-up cards: she plays this round too" in tablet
     # Typed late, they count for the round, from either page.
@@ -42,10 +42,13 @@ def test_the_ghost_undealt_keeps_her_steps_on_the_tablet_and_the_host_page(host,
     seat = re.search(r"/tablet/act/(\d+)/", text(host.page("/tablet"))).group(1)
     ok(host.post(f"/tablet/act/{seat}/ghost.record", data))
     assert [c["name"] for c in host.state()["state"]["ghost"]["face_up"]] == [
-        "Magician", "Soldier", "Cook", "Grave Digger"]
+        "Magician",
+        "Soldier",
+        "Cook",
+        "Grave Digger",
+    ]
     # Once known they stay for the round.
-    again = host.act("ghost.record", card1="Chef", card2="Soldier", card3="Cook", card4="Wizard",
-                     page="host")
+    again = host.act("ghost.record", card1="Chef", card2="Soldier", card3="Cook", card4="Wizard", page="host")
     assert again.status_code == 422 and "already dealt" in text(again)
 
 

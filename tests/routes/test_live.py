@@ -24,8 +24,8 @@ def renderer(name):
     def render():
         state["calls"] += 1
         html = f'<div id="live-body"><div id="x">{name} at {state["version"]}</div><p id="log">same</p></div>'
-        return pages.Rendered(state["version"], regions.split(html), html,
-                              state.get("previous", state["version"] - 1))
+        return pages.Rendered(state["version"], regions.split(html), html, state.get("previous", state["version"] - 1))
+
     return state, look
 
 
@@ -43,7 +43,9 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     assert next(two).startswith(":")
     one_state["version"] = 6
     notifier.publish(1, 6)
-    assert next(one) == 'id: 6\nevent: live\ndata: <div hx-swap-oob="morph" id="x">one at 6</div>\n\n'  # the log did not change
+    assert (
+        next(one) == 'id: 6\nevent: live\ndata: <div hx-swap-oob="morph" id="x">one at 6</div>\n\n'
+    )  # the log did not change
     assert next(two).startswith(":")  # table 2 only gets a heartbeat
     one_state["version"] = 9  # a message that skips a version (the stream was slow) has every part
     one_state["previous"] = 8
@@ -67,7 +69,9 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
     state["version"] = 2
     notifier.publish(1, 2)
     # what changed since: the board, not the log
-    assert {next(stream) for stream in streams} == {'id: 2\nevent: live\ndata: <div hx-swap-oob="morph" id="x">screen at 2</div>\n\n'}
+    assert {next(stream) for stream in streams} == {
+        'id: 2\nevent: live\ndata: <div hx-swap-oob="morph" id="x">screen at 2</div>\n\n'
+    }
     assert state["calls"] == 2
     for stream in streams:
         stream.close()
@@ -107,6 +111,7 @@ def test_a_look_is_made_under_its_tables_lock():
     def look(version, this):
         locked.append(this.rendering.locked())
         return "screen", lambda: pages.Rendered(1, None, "")
+
     watched.parts(look)
     assert locked == [True]
 
@@ -131,8 +136,8 @@ def test_the_stream_limit_is_checked_and_counted_in_one_step():
     notifier = Notifier()
     first = notifier.open(1, 1, limit=1)  # opened, its generator not started yet
     assert first is not None and notifier.open(1, 1, limit=1) is None
-    notifier.close(first)      # a response closed before its stream ever ran frees its place
-    notifier.close(first)      # and closing twice is harmless
+    notifier.close(first)  # a response closed before its stream ever ran frees its place
+    notifier.close(first)  # and closing twice is harmless
     assert notifier.open_streams == 0 and notifier.open(1, 1, limit=1) is not None
 
 
@@ -154,8 +159,11 @@ def test_real_server_streams_changes(any_live_server):
     phone = phones[0]
     seat = phone.get(f"/t/{code}/state.json")[2]
     seat_id = int(re.search(r'"seat": ?(\d+)', seat).group(1))
-    status, _, text, _ = phone.post(f"/t/{code}/act/score", {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
-                                    {"HX-Request": "true", "HX-Target": "live-body"})
+    status, _, text, _ = phone.post(
+        f"/t/{code}/act/score",
+        {"seat": seat_id, "delta": 1, "csrf": phone.csrf},
+        {"HX-Request": "true", "HX-Target": "live-body"},
+    )
     assert status == 200
     # the table screen's band and the seat's tile, morphed in by their ids
     assert read_until(rb"id: %d\nevent: live\ndata: <section hx-swap-oob=\"morph\" id=\"tv-band\"" % (opening + 1))
@@ -169,7 +177,7 @@ def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
     first, second = live.open(1, 0, seat=7), live.open(1, 0, seat=7)
     assert live.away_seconds(1, 7) == 0.0
     live.close(first)
-    assert live.away_seconds(1, 7) == 0.0   # another page of that phone is still open
+    assert live.away_seconds(1, 7) == 0.0  # another page of that phone is still open
     live.close(second)
     assert 0.0 < live.away_seconds(1, 7) < 5
     assert live.away_seconds(2, 7) >= 0 and live.open(1, 0, seat=None)
@@ -181,6 +189,7 @@ def test_a_stream_whose_render_fails_ends_quietly(app):
 
     def look(version, _=None):
         raise RuntimeError("no connection")
+
     with app.app_context():
         stream = notifier.stream(notifier.open(1, 2), 10, look, known=1)
         assert next(stream).startswith("retry:")
@@ -199,6 +208,7 @@ def test_a_stream_takes_a_turn_for_a_connection_only_when_it_queries(app):
         assert gate.acquire(blocking=False)  # no gate set: no turn taken
         gate.release()
         from flask import g
+
         g.db_gate = gate
         get_db()
         assert not gate.acquire(blocking=False)

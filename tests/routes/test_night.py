@@ -47,8 +47,9 @@ def test_play_again_carries_the_seats_and_every_phone_follows_its_own(app, night
     assert seen["game"] == "blackmail" and seen["code"] == code
     assert [s["name"] for s in seen["state"]["seats"]] == ["Ana", "Bo", "Cy"]  # clockwise, as before
     assert seen["viewer"]["role"] == "seat"
-    assert {bo.state()["viewer"]["seat"], cy.state()["viewer"]["seat"], seen["viewer"]["seat"]} == \
-        {s["id"] for s in seen["state"]["seats"]}
+    assert {bo.state()["viewer"]["seat"], cy.state()["viewer"]["seat"], seen["viewer"]["seat"]} == {
+        s["id"] for s in seen["state"]["seats"]
+    }
     assert all(s["vp"] == 0 for s in seen["state"]["seats"])  # the new game starts fresh
 
     # Following twice (a second tab) lands on the same seat with the same cookie.
@@ -90,8 +91,13 @@ def test_the_host_leaves_a_seat_out_and_adds_one(app, night):
     host, ana, bo, cy = night
     old = host.code
     seats = ",".join(str(p.seat) for p in (ana, bo, cy))
-    response = start_next(host, game="generic", htmx=False, listed=seats,
-                          **{f"keep_{ana.seat}": "1", f"keep_{cy.seat}": "1", "add_1": "Dee"})
+    response = start_next(
+        host,
+        game="generic",
+        htmx=False,
+        listed=seats,
+        **{f"keep_{ana.seat}": "1", f"keep_{cy.seat}": "1", "add_1": "Dee"},
+    )
     assert response.status_code == 303
     code = new_code(response)
     assert follow(ana).status_code == 303 and follow(cy).status_code == 303
@@ -111,8 +117,9 @@ def test_a_seat_that_joined_after_the_page_was_drawn_comes_along(app, night, joi
     host, ana, bo, cy = night
     listed = ",".join(str(p.seat) for p in (ana, bo, cy))  # the page as drawn
     late = join(host, "Late")
-    response = start_next(host, game="generic", htmx=False, listed=listed,
-                          **{f"keep_{p.seat}": "1" for p in (ana, bo, cy)})
+    response = start_next(
+        host, game="generic", htmx=False, listed=listed, **{f"keep_{p.seat}": "1" for p in (ana, bo, cy)}
+    )
     code = new_code(response)
     assert follow(late).headers["Location"] == f"/t/{code}/me"
 
@@ -162,10 +169,12 @@ def test_a_double_tap_a_stale_tap_and_two_hosts_at_once_make_one_table(app, nigh
         except Exception as error:  # noqa: BLE001 - reported below
             errors.append(error)
 
-    taps = [threading.Thread(target=tap, args=(host, "blackmail", "a1")),
-            threading.Thread(target=tap, args=(host, "blackmail", "a2")),  # the double tap
-            threading.Thread(target=tap, args=(ana, "assassins", "b1")),   # the other host
-            threading.Thread(target=tap, args=(host, "blackmail", "a1"))]  # a resend
+    taps = [
+        threading.Thread(target=tap, args=(host, "blackmail", "a1")),
+        threading.Thread(target=tap, args=(host, "blackmail", "a2")),  # the double tap
+        threading.Thread(target=tap, args=(ana, "assassins", "b1")),  # the other host
+        threading.Thread(target=tap, args=(host, "blackmail", "a1")),
+    ]  # a resend
     for thread in taps:
         thread.start()
     for thread in taps:
@@ -343,7 +352,7 @@ def test_an_undone_win_is_no_win_in_the_records(app, night):
 
 
 def test_records_match_names_as_seats_do(app, host, join):
-    """"ANA", "Ana" and a full-width "Ａｎａ" are one player, as they would be at one table."""
+    """ "ANA", "Ana" and a full-width "Ａｎａ" are one player, as they would be at one table."""
     assert names.same_name_key("ＡＮＡ") == names.same_name_key("ana")
     for spelling, winner_points in (("Ana", 15), ("ＡＮＡ", 16)):
         table_host = type(host)(app, None)
@@ -370,11 +379,12 @@ def test_blackmail_records_count_rounds_and_games(app, host, join):
         assert host.act("game.start", first_player=first.seat, to=state["to"]["start"]).status_code == 200
         for winner in rounds:
             state = host.state()["state"]
-            assert host.act("round.score", winner=winner.seat,
-                            to=state["to"]["next_round"]).status_code == 200, host.state()
+            assert host.act("round.score", winner=winner.seat, to=state["to"]["next_round"]).status_code == 200, (
+                host.state()
+            )
 
     play(ana, [ana, bo, ana, ana, ana])  # 3 players: 4 Victory Points win
-    play(bo, [bo, bo])                   # a second game at the same table, unfinished
+    play(bo, [bo, bo])  # a second game at the same table, unfinished
     with app.app_context():
         table = store.find_table(get_db(), host.code)
         found = records.table_games(get_db(), table)
@@ -418,8 +428,9 @@ def test_a_seated_host_left_out_of_the_next_game_still_hosts_it(app, host, join)
     host.page("/host")
     hana = next(s["id"] for s in host.state()["state"]["seats"] if s["name"] == "Hana")
     old = host.code
-    code = new_code(start_next(host, game="assassins", htmx=False, listed=f"{hana},{ana.seat}",
-                               **{f"keep_{ana.seat}": "1"}))
+    code = new_code(
+        start_next(host, game="assassins", htmx=False, listed=f"{hana},{ana.seat}", **{f"keep_{ana.seat}": "1"})
+    )
     # The host's own phone page (at its seat) offers the host's page of the next table.
     live = text(host.client.get(f"/t/{old}/live?page=player", headers=HX))
     assert f"/t/{old}/follow?to=host" in live
@@ -433,7 +444,7 @@ def test_an_open_stream_asks_again_who_is_watching_on_every_change(app, night):
     removed seat's stream gets the removed notice."""
     host, ana, bo, cy = night
     old_host, cys = Stream(host, "host"), Stream(cy, "player")
-    assert 'id="live-admin"' in old_host.next_message()       # the host's seat list
+    assert 'id="live-admin"' in old_host.next_message()  # the host's seat list
     assert 'class="me' in cys.next_message()
     host.page("/host")
     response = host.post(f"/hosts/{bo.seat}/handover", htmx=False)
@@ -453,7 +464,7 @@ def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
     anas = Stream(ana, "player")
-    anas.next_message()                                # the stream read who is watching as it opened
+    anas.next_message()  # the stream read who is watching as it opened
     reads = []
     real = holders.table_and_tokens
     monkeypatch.setattr(holders, "table_and_tokens", lambda *args: reads.append(args[1]) or real(*args))
@@ -461,10 +472,10 @@ def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them
     assert "+1" in anas.next_message()
     assert ana.act("score", seat=bo.seat, delta=2).status_code == 200
     assert "+2" in anas.next_message()
-    assert reads == []                                 # neither the tap nor the stream asked
+    assert reads == []  # neither the tap nor the stream asked
     host.page("/host")
     assert host.post(f"/seats/{bo.seat}/remove", {"page": "host"}).status_code == 200
     anas.next_message()
-    assert reads                                        # a seat change: read again
+    assert reads  # a seat change: read again
     assert bo.act("score", seat=ana.seat, delta=1).status_code == 403
     assert ana.act("score", seat=ana.seat, delta=5).status_code == 200

@@ -41,13 +41,19 @@ def test_the_night_migration_keeps_an_older_database(database):
         for migration in MIGRATIONS[:-1]:
             conn.executescript(migration)
         conn.execute(f"PRAGMA user_version={len(MIGRATIONS) - 1}")
-    conn.execute("INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
-                 " VALUES ('OLDTABL', 'generic', ?, '{}', 't')", (store.token_hash("host"),))
+    conn.execute(
+        "INSERT INTO game_tables (code, game, host_token_hash, options, created_at)"
+        " VALUES ('OLDTABL', 'generic', ?, '{}', 't')",
+        (store.token_hash("host"),),
+    )
     table_id = conn.execute("SELECT id FROM game_tables").fetchone()[0]
     conn.execute("INSERT INTO seats (table_id, token_hash) VALUES (?, ?)", (table_id, store.token_hash("ana")))
     seat = conn.execute("SELECT id FROM seats").fetchone()[0]
-    conn.execute("INSERT INTO events (table_id, kind, data, actor_role, actor_seat, created_at)"
-                 " VALUES (?, 'seat.join', ?, 'seat', ?, 't')", (table_id, f'{{"seat": {seat}, "name": "Ana"}}', seat))
+    conn.execute(
+        "INSERT INTO events (table_id, kind, data, actor_role, actor_seat, created_at)"
+        " VALUES (?, 'seat.join', ?, 'seat', ?, 't')",
+        (table_id, f'{{"seat": {seat}, "name": "Ana"}}', seat),
+    )
     conn.close()
 
     conn = open_database(database)  # migrates to the newest schema
@@ -80,8 +86,11 @@ def test_many_connections_asking_at_once_make_one_next_table(database):
             go.wait(10)
             store.clear_cache()
             again = store.find_table(conn, table.code)
-            made.append(nights.start_next(conn, again, "assassins", [seat], [], HOST,
-                                         follow_hash, new_night, action_id=f"t{n}")[0].code)
+            made.append(
+                nights.start_next(
+                    conn, again, "assassins", [seat], [], HOST, follow_hash, new_night, action_id=f"t{n}"
+                )[0].code
+            )
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
         finally:

@@ -48,8 +48,9 @@ def test_a_stream_is_out_of_the_loop_between_messages_and_closed_when_its_phone_
         seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
 
         def score():
-            assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1,
-                                                           "csrf": phones[0].csrf}, HX)[0] == 200
+            assert (
+                phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf}, HX)[0] == 200
+            )
 
         # a phone on a slow link: a small receive window, set before it connects
         stream = socket.socket()

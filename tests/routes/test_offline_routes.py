@@ -91,8 +91,9 @@ def test_a_stale_step_sent_late_is_refused_with_a_sentence_and_changes_nothing(a
     # Bo moves on first; Ana's tap, made offline at the same step, arrives after.
     assert bo.act("round.next", to="round 1, Mission", force="1").status_code == 200
     before = host.state()
-    late = ana.post("/act/round.next", {"to": "round 1, Mission", "force": "1", "page": "player",
-                                        "action_id": "kept-while-offline"})
+    late = ana.post(
+        "/act/round.next", {"to": "round 1, Mission", "force": "1", "page": "player", "action_id": "kept-while-offline"}
+    )
     assert late.status_code == 422
     assert "already at round 1, Mission" in late.get_data(as_text=True)
     after = host.state()

@@ -19,13 +19,22 @@ from helpers import HX, free_port, read_banner, walk
 BLOCKED = ["fcntl", "resource", "termios", "pwd", "grp", "gunicorn", "gevent", "psycopg", "psycopg_pool"]
 # Processes and process groups. (Not getuid and the like: platformdirs' Linux half rightly
 # uses them here, and its Windows half does not.)
-OS_UNIX_ONLY = ["fork", "forkpty", "register_at_fork", "setsid", "setpgid", "getpgid", "killpg",
-                "wait3", "wait4"]
+OS_UNIX_ONLY = ["fork", "forkpty", "register_at_fork", "setsid", "setpgid", "getpgid", "killpg", "wait3", "wait4"]
 # What Windows's signal module has; every other SIG* name is Unix-only.
-SIGNALS_EVERYWHERE = {"SIGABRT", "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "SIGBREAK",
-                      "SIG_DFL", "SIG_IGN"}
-SIGNAL_CALLS_UNIX_ONLY = ["alarm", "pause", "setitimer", "getitimer", "siginterrupt", "pthread_kill",
-                          "pthread_sigmask", "sigpending", "sigwait", "sigwaitinfo", "sigtimedwait"]
+SIGNALS_EVERYWHERE = {"SIGABRT", "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "SIGBREAK", "SIG_DFL", "SIG_IGN"}
+SIGNAL_CALLS_UNIX_ONLY = [
+    "alarm",
+    "pause",
+    "setitimer",
+    "getitimer",
+    "siginterrupt",
+    "pthread_kill",
+    "pthread_sigmask",
+    "sigpending",
+    "sigwait",
+    "sigwaitinfo",
+    "sigtimedwait",
+]
 
 # Runs as `python -c CHILD serve …`: takes the Unix-only parts away, then is `companion`.
 CHILD = r"""
@@ -68,8 +77,7 @@ runpy.run_module("companion", run_name="__main__", alter_sys=True)
 def without_unix(tmp_path, *args, **kw):
     log = tmp_path / "blocked-imports.jsonl"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "XDG_"))}
-    env["UNIX_AWAY"] = json.dumps([BLOCKED, OS_UNIX_ONLY, sorted(SIGNALS_EVERYWHERE), SIGNAL_CALLS_UNIX_ONLY,
-                                   str(log)])
+    env["UNIX_AWAY"] = json.dumps([BLOCKED, OS_UNIX_ONLY, sorted(SIGNALS_EVERYWHERE), SIGNAL_CALLS_UNIX_ONLY, str(log)])
     env["XDG_DATA_HOME"] = str(tmp_path / "user-data")
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
@@ -99,6 +107,7 @@ def test_the_default_server_runs_without_anything_unix_only(tmp_path):
     assert {"/static/js/main.js", "/rules"} <= fetched
     assert named or "your user data folder" in banner[-1]
     import companion
+
     ours = os.path.dirname(companion.__file__)
     from_the_app = [(name, caller) for name, caller in attempts(log) if caller.startswith(ours)]
     assert from_the_app == [], f"the app imports what Windows lacks: {from_the_app}"
@@ -111,8 +120,7 @@ def live_page_comes_and_goes(port):
     while b"retry:" not in data:  # the stream is open
         data += stream.recv(4096)
     seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
-    assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
-                          HX)[0] == 200
+    assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf}, HX)[0] == 200
     while b"event: live" not in data:
         data += stream.recv(65536)
     stream.close()
@@ -123,8 +131,9 @@ def live_page_comes_and_goes(port):
 
 
 def test_workers_say_in_a_sentence_that_gunicorn_cannot_run_here(tmp_path):
-    log, how = without_unix(tmp_path, "serve", "--port", "1", "--workers", "2",
-                            "--database", "postgresql://nobody@127.0.0.1:1/x")
+    log, how = without_unix(
+        tmp_path, "serve", "--port", "1", "--workers", "2", "--database", "postgresql://nobody@127.0.0.1:1/x"
+    )
     done = subprocess.run(capture_output=True, text=True, timeout=60, **how)
     assert done.returncode == 2, done.stderr
     assert "works only on Unix" in done.stderr and "Traceback" not in done.stderr

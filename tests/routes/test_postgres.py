@@ -38,8 +38,7 @@ def test_taps_from_many_connections_neither_interleave_nor_double(postgres_schem
             for i in range(15):
                 for _ in range(2):  # a resend: the same action id again
                     store.clear_cache()  # as if each tap came to a process of its own
-                    store.act(conn, table, "score", {"seat": str(seat), "delta": "1"}, HOST,
-                              action_id=f"c{n}-{i}")
+                    store.act(conn, table, "score", {"seat": str(seat), "delta": "1"}, HOST, action_id=f"c{n}-{i}")
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
         finally:
@@ -53,8 +52,9 @@ def test_taps_from_many_connections_neither_interleave_nor_double(postgres_schem
     assert failures == []
     store.clear_cache()
     assert score(first, table) == {seat: 120}
-    rows = first.execute("SELECT action_id FROM events WHERE table_id=? AND kind='score' ORDER BY id",
-                         (table.id,)).fetchall()
+    rows = first.execute(
+        "SELECT action_id FROM events WHERE table_id=? AND kind='score' ORDER BY id", (table.id,)
+    ).fetchall()
     assert len(rows) == len({r[0] for r in rows}) == 120
     first.close()
 
@@ -63,8 +63,9 @@ def test_an_append_notifies_at_commit_and_a_refused_one_does_not(postgres_schema
     conn = open_database(postgres_schema_url)
     table, _ = store.create_table(conn, "generic")
     heard = []
-    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v, step: heard.append((t, v, step)),
-                                        lambda: [], ping_every=0.2).start()
+    listener = db_module.ChangeListener(
+        postgres_schema_url, lambda t, v, step: heard.append((t, v, step)), lambda: [], ping_every=0.2
+    ).start()
     try:
         assert listener.connected.wait(10)
         seat, _ = store.add_seat(conn, table, "Ana", HOST)
@@ -92,13 +93,16 @@ def test_a_listener_that_loses_its_connection_catches_up(postgres_schema_url):
     table, _ = store.create_table(conn, "generic")
     seat, _ = store.add_seat(conn, table, "Ana", HOST)
     heard = []
-    listener = db_module.ChangeListener(postgres_schema_url, lambda t, v, step=None: heard.append((t, v)),
-                                        lambda: [table.id], ping_every=0.2).start()
+    listener = db_module.ChangeListener(
+        postgres_schema_url, lambda t, v, step=None: heard.append((t, v)), lambda: [table.id], ping_every=0.2
+    ).start()
     try:
         assert listener.connected.wait(10)
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                     " WHERE application_name='companion-listener'"
-                     " AND query NOT LIKE '%pg_terminate_backend%'")
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name='companion-listener'"
+            " AND query NOT LIKE '%pg_terminate_backend%'"
+        )
         version = store.act(conn, table, "score", {"seat": str(seat), "delta": "1"}, HOST)
         deadline = time.time() + 10
         while (table.id, version) not in heard and time.time() < deadline:
@@ -113,19 +117,20 @@ def test_a_seat_open_at_another_process_is_not_away_here(tmp_path, postgres_sche
     """The host may stand in for a Blackmail seat only when its phone has had no open page
     for a while: a page open at another process counts (issue 19), and so does when it left."""
     from companion import live
+
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
     conn = open_database(postgres_schema_url)
     try:
         table, _ = store.create_table(conn, "blackmail")
         seat, _ = store.add_seat(conn, table, "Ana", HOST)
-        elsewhere = live.Notifier()                      # another process's pages
+        elsewhere = live.Notifier()  # another process's pages
         beat = live.PresenceBeat(postgres_schema_url, elsewhere)
         with app.test_request_context():
             assert live.away_seconds(table.id, seat) > 0  # no page anywhere yet
             key = elsewhere.open(table.id, 1, seat=seat)
             beat.beat(conn)
             assert live.away_seconds(table.id, seat) < 1.0
-            elsewhere.close(key)                         # the phone left there
+            elsewhere.close(key)  # the phone left there
             beat.beat(conn)
             conn.execute("UPDATE seat_presence SET seen_at = seen_at - interval '40 seconds'")
             assert 39 < live.away_seconds(table.id, seat) < 45
@@ -140,8 +145,17 @@ def test_a_seat_open_at_another_process_is_not_away_here(tmp_path, postgres_sche
 def test_wrong_codes_count_together_at_every_process(tmp_path, postgres_schema_url):
     # Each process re-reads a client's count at most once a second (a query per page load
     # otherwise); at 0 the count is exact, which this test checks first.
-    apps = [create_app({"TESTING": True, "DATA_DIR": str(tmp_path / f"p{n}"), "DATABASE_URL": postgres_schema_url,
-                        "GUESS_COUNT_FRESH_SECONDS": fresh}) for n, fresh in enumerate((0, 0, 1.0))]
+    apps = [
+        create_app(
+            {
+                "TESTING": True,
+                "DATA_DIR": str(tmp_path / f"p{n}"),
+                "DATABASE_URL": postgres_schema_url,
+                "GUESS_COUNT_FRESH_SECONDS": fresh,
+            }
+        )
+        for n, fresh in enumerate((0, 0, 1.0))
+    ]
     try:
         clients = [app.test_client() for app in apps]
         assert clients[2].get("/t/ZZZZZZZ").status_code == 404  # read: one miss so far
@@ -157,13 +171,13 @@ def test_wrong_codes_count_together_at_every_process(tmp_path, postgres_schema_u
 
 def test_a_lost_database_is_a_503_and_the_app_recovers_by_itself(tmp_path, postgres_url):
     import uuid
+
     name = "lost_" + uuid.uuid4().hex[:8]
     admin = db_module.connect_url(postgres_url)
     admin.execute(f"CREATE DATABASE {name}")
     url = re.sub(r"/postgres(\?|$)", rf"/{name}\1", postgres_url, count=1)
     store.clear_cache()
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": url,
-                      "DATABASE_WAIT_SECONDS": 1})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": url, "DATABASE_WAIT_SECONDS": 1})
     try:
         host = app.test_client()
         code = host.post("/tables", data={"game": "generic"}).headers["Location"].split("/")[2]
@@ -195,8 +209,12 @@ def test_a_lost_database_is_a_503_and_the_app_recovers_by_itself(tmp_path, postg
 
 def test_a_wrong_or_unreachable_database_stops_the_start_with_a_sentence(tmp_path):
     def serve(*args):
-        return subprocess.run([sys.executable, "-m", "companion", "serve", "--port", "1",
-                               "--data-dir", str(tmp_path), *args], capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "companion", "serve", "--port", "1", "--data-dir", str(tmp_path), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     wrong = serve("--database", "mysql://somewhere/db")
     assert wrong.returncode == 2 and "takes a PostgreSQL address" in wrong.stderr
@@ -209,6 +227,7 @@ def test_a_wrong_or_unreachable_database_stops_the_start_with_a_sentence(tmp_pat
 
 
 # --- real processes ------------------------------------------------------------------------
+
 
 def read_until(sock, pattern, buffer=b"", timeout=10):
     deadline = time.time() + timeout
@@ -290,7 +309,9 @@ def test_two_processes_share_tables_live_and_a_sigkill_loses_nothing(tmp_path, p
         phone.get(f"/t/{code}/me")
         for action in acknowledged:
             assert tap(phone, code, seat, action) == 200
-        assert table_state(two.port, code, phones[3])["state"]["seats"][0]["score"] == state["state"]["seats"][0]["score"]
+        assert (
+            table_state(two.port, code, phones[3])["state"]["seats"][0]["score"] == state["state"]["seats"][0]["score"]
+        )
         watcher.close()
     finally:
         one.stop()
@@ -316,8 +337,9 @@ def test_workers_serve_live_pages_and_free_those_whose_phone_went(tmp_path, post
         open_streams = None
         while time.time() < deadline:
             # Ask often enough to hear from both processes.
-            open_streams = [json.loads(benchlib.Client(server.port).get("/healthz")[2])["open_streams"]
-                            for _ in range(6)]
+            open_streams = [
+                json.loads(benchlib.Client(server.port).get("/healthz")[2])["open_streams"] for _ in range(6)
+            ]
             if not any(open_streams):
                 break
             time.sleep(0.3)

@@ -56,9 +56,12 @@ def shown(html):
 
 # ---------------------------------------------------------------- the generic parts
 
+
 def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
-    page = ('<div id="live-body" data-version="3"><p>x</p><ul id="a"><li id="a1">one</li>'
-            '<li id="a2">two <input id="f" value="1"></li></ul><p id="b">b<br></p></div>')
+    page = (
+        '<div id="live-body" data-version="3"><p>x</p><ul id="a"><li id="a1">one</li>'
+        '<li id="a2">two <input id="f" value="1"></li></ul><p id="b">b<br></p></div>'
+    )
     found = regions.split(page)
     assert found.root == "live-body" and found.found["a"].inside == ("a1", "a2")
     held = regions.hashes(found)
@@ -67,7 +70,9 @@ def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
     assert regions.changed(moved_on, held) == []  # the version is the message's id, not a change
     assert regions.changed(regions.split(page.replace("two", "TWO")), held) == [("morph", "a2", ())]
     assert regions.changed(regions.split(page.replace('value="1"', 'value="2"')), held) == [("morph", "f", ())]
-    assert regions.changed(regions.split(page.replace('<li id="a2">', '<li id="a2" class="x">')), held) == [("morph", "a2", ())]
+    assert regions.changed(regions.split(page.replace('<li id="a2">', '<li id="a2" class="x">')), held) == [
+        ("morph", "a2", ())
+    ]
     assert regions.changed(regions.split(page.replace("<p>x</p>", "<p>y</p>")), held) == [("morph", "live-body", ())]
     assert regions.changed(found, None) == [("morph", "live-body", ())]  # a page whose regions are unknown
 
@@ -80,7 +85,9 @@ def test_a_list_sends_only_the_items_that_came_or_went():
     held = regions.hashes(regions.split(page(3, 2, 1)))
     assert regions.changed(regions.split(page(4, 3, 2, 1)), held) == [("afterbegin", "log", ("l4",))]
     assert regions.changed(regions.split(page(5, 4, 3, 2)), held) == [
-        ("delete", "l1", ("log",)), ("afterbegin", "log", ("l5", "l4"))]
+        ("delete", "l1", ("log",)),
+        ("afterbegin", "log", ("l5", "l4")),
+    ]
     assert regions.changed(regions.split(page(3, 2, 1, 0)), held) == [("beforeend", "log", ("l0",))]
     changed_line = regions.split(page(4, 3, 2, 1).replace("line 2", "line two"))
     assert regions.changed(changed_line, held) == [("afterbegin", "log", ("l4",)), ("morph", "l2", ())]
@@ -96,6 +103,7 @@ def test_a_list_sends_only_the_items_that_came_or_went():
 def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
     """Blackmail's cards played: the oldest of the new list moves to the top of the earlier
     ones. The delete goes first, or it would find the item just put in."""
+
     def page(new, old):
         items = lambda ns: "".join(f'\n  <li id="p{n}">card {n}</li>' for n in ns)
         return f'<div id="root"><ol id="old">{items(old)}\n</ol><ol id="new">{items(new)}\n</ol></div>'
@@ -104,13 +112,18 @@ def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
     found = regions.split(page((5, 4, 3), (2, 1)))
     swaps = regions.changed(found, held)
     assert swaps == [("delete", "p2", ("new",)), ("afterbegin", "old", ("p2",)), ("afterbegin", "new", ("p5",))]
-    assert shown(apply_message(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(page((5, 4, 3), (2, 1)))
+    assert shown(apply_message(page((4, 3, 2), (1,)), regions.message(9, found, swaps))) == shown(
+        page((5, 4, 3), (2, 1))
+    )
 
 
 def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
     found = regions.split('<div id="r"><i id="d">1</i><i id="d">2</i><table><tr id="t"><td>x</td></tr></table></div>')
     assert set(found.found) == {"r", "t"}
-    assert regions.out_of_band(found, "morph", "t") == '<template><tr hx-swap-oob="morph" id="t"><td>x</td></tr></template>'
+    assert (
+        regions.out_of_band(found, "morph", "t")
+        == '<template><tr hx-swap-oob="morph" id="t"><td>x</td></tr></template>'
+    )
     message = regions.message(7, found, [("morph", "t", ())])
     assert message.startswith("id: 7\nevent: live\ndata: <template><tr hx-swap-oob=")
 
@@ -118,8 +131,9 @@ def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
 def test_a_score_sends_the_lines_that_changed_compressed(app, host, join):
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
-    opened = streams({"ana": (ana, "player"), "screen": (Screen(app, host.code), "screen"),
-                      "host": (host, "host")}, version(ana))
+    opened = streams(
+        {"ana": (ana, "player"), "screen": (Screen(app, host.code), "screen"), "host": (host, "host")}, version(ana)
+    )
     ok(bo.act("score", seat=ana.seat, delta=1))
     sent = read(opened)
     for name, message in sent.items():
@@ -133,15 +147,21 @@ def test_a_score_sends_the_lines_that_changed_compressed(app, host, join):
 def test_a_page_that_applies_every_message_shows_a_fresh_fragment(app, host, join):
     host.start("danger-zone")
     ana, bo, cy = (join(host, name) for name in ("Ana", "Bo", "Cy"))
-    pages_open = {"ana": (ana, "player"), "bo": (bo, "player"), "host": (host, "host"),
-                  "screen": (Screen(app, host.code), "screen")}
+    pages_open = {
+        "ana": (ana, "player"),
+        "bo": (bo, "player"),
+        "host": (host, "host"),
+        "screen": (Screen(app, host.code), "screen"),
+    }
     held = {name: fragment(phone, page) for name, (phone, page) in pages_open.items()}
     opened = streams(pages_open, version(ana))
-    steps = [lambda: host.act("locations.draw"),
-             lambda: ana.act("character.pick", seat=ana.seat, character="Lana"),
-             lambda: bo.act("character.pick", seat=bo.seat, character="Pam"),
-             lambda: host.act("uh", seat=cy.seat, delta=2),
-             lambda: host.act("uh", seat=ana.seat, delta=-1)]
+    steps = [
+        lambda: host.act("locations.draw"),
+        lambda: ana.act("character.pick", seat=ana.seat, character="Lana"),
+        lambda: bo.act("character.pick", seat=bo.seat, character="Pam"),
+        lambda: host.act("uh", seat=cy.seat, delta=2),
+        lambda: host.act("uh", seat=ana.seat, delta=-1),
+    ]
     for step in steps:
         if step().status_code != 200:
             continue
@@ -154,14 +174,19 @@ def test_a_page_that_applies_every_message_shows_a_fresh_fragment(app, host, joi
 def test_undo_buttons_follow_each_viewer(host, join, client):
     host.start("danger-zone")
     ana, bo = join(host, "Ana"), join(host, "Bo")
-    assert host.act("locations.draw").status_code == 200                     # host-only to undo
+    assert host.act("locations.draw").status_code == 200  # host-only to undo
     assert ana.act("character.pick", seat=ana.seat, character="Lana").status_code == 200  # Ana's own
     draw, pick = (e["id"] for e in host.state()["log"][-2:])
     undo = re.compile(r'/undo/(\d+)"')
-    seen = {name: {int(n) for n in undo.findall(body)} for name, body in (
-        ("bo", fragment(bo, "player")), ("ana", fragment(ana, "player")),
-        ("host", fragment(host, "host")),
-        ("screen", client.get(f"/t/{host.code}/live?page=screen", headers=HX).get_data(as_text=True)))}
+    seen = {
+        name: {int(n) for n in undo.findall(body)}
+        for name, body in (
+            ("bo", fragment(bo, "player")),
+            ("ana", fragment(ana, "player")),
+            ("host", fragment(host, "host")),
+            ("screen", client.get(f"/t/{host.code}/live?page=screen", headers=HX).get_data(as_text=True)),
+        )
+    }
     assert {draw, pick} <= seen["host"]
     assert pick in seen["ana"] and draw not in seen["ana"]
     assert not seen["bo"] & {draw, pick} and not seen["screen"]
@@ -171,7 +196,7 @@ def test_fragments_and_streams_carry_no_form_token(host, join):
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
     page = ana.page().get_data(as_text=True)
-    assert f'name="csrf" value="{ana.csrf}"' in page             # a phone without script posts plain forms
+    assert f'name="csrf" value="{ana.csrf}"' in page  # a phone without script posts plain forms
     body = fragment(ana, "player")
     assert 'name="csrf"' not in body and ana.csrf not in body
     opened = streams({"ana": (ana, "player")}, version(ana))
@@ -181,6 +206,7 @@ def test_fragments_and_streams_carry_no_form_token(host, join):
 
 
 # ---------------------------------------------------------------- hidden cards
+
 
 @pytest.fixture
 def deals(monkeypatch):
@@ -195,12 +221,24 @@ def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join,
     host.start("blackmail")
     ana, bo, cy = (join(host, name) for name in ("Ana", "Bo", "Cy"))
     A, B, C = ana.seat, bo.seat, cy.seat
-    deals.append(([MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM,
-                   KRUEGER, ARCHER], (1, 4, 2, 3, 0)))
-    ok(host.act("game.start", to=host.state()["state"]["to"]["start"] or "", tracking="dealt",
-                first_player=A, page="host"))
-    viewers = {A: (ana, "player"), B: (bo, "player"), C: (cy, "player"), "host": (host, "host"),
-               "screen": (Screen(app, host.code), "screen")}
+    deals.append(
+        (
+            [MALORY, LANA, CYRIL, KRUEGER, ARCHER, CHERYL, RAY, PAM, ARCHER, CYRIL, CHERYL, PAM, KRUEGER, ARCHER],
+            (1, 4, 2, 3, 0),
+        )
+    )
+    ok(
+        host.act(
+            "game.start", to=host.state()["state"]["to"]["start"] or "", tracking="dealt", first_player=A, page="host"
+        )
+    )
+    viewers = {
+        A: (ana, "player"),
+        B: (bo, "player"),
+        C: (cy, "player"),
+        "host": (host, "host"),
+        "screen": (Screen(app, host.code), "screen"),
+    }
     opened = streams(viewers, version(ana))
     public, learned = set(), {who: set() for who in viewers}
 
@@ -213,7 +251,7 @@ def test_no_stream_message_names_a_card_its_viewer_may_not_know(app, host, join,
         over = state["round"]["stage"] != "playing"
         for who, message in read(opened).items():
             known = public | learned[who] | set(state["round"]["deal"]["hands"].get(who, []))
-            for number in (set() if over else set(BY_NUMBER) - known):
+            for number in set() if over else set(BY_NUMBER) - known:
                 for pattern in NAMES[number]:
                     assert not re.search(pattern, scrub(message)), f"{who} got {pattern!r} after {card}"
 

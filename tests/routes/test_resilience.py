@@ -36,8 +36,7 @@ def test_full_or_read_only_disk_is_a_clear_503_and_nothing_is_lost(app, host, jo
     ana.act("score", seat=ana.seat, delta=3)
     if failure == "disk full":
         real_connect = sqlite3.connect
-        monkeypatch.setattr(db_module.sqlite3, "connect",
-                            lambda *a, **k: real_connect(*a, factory=FullDisk, **k))
+        monkeypatch.setattr(db_module.sqlite3, "connect", lambda *a, **k: real_connect(*a, factory=FullDisk, **k))
     else:
         app.config["SQLITE_PRAGMAS"] = ("query_only=ON",)
     db_module.forget_connections(app)
@@ -85,8 +84,9 @@ def test_guessing_codes_is_rate_limited(client):
 
 
 def test_a_made_up_forwarded_address_does_not_reset_the_limit(client):
-    statuses = [client.get(f"/t/ZZZZZ{n:02d}", headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
-                for n in range(25)]
+    statuses = [
+        client.get(f"/t/ZZZZZ{n:02d}", headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code for n in range(25)
+    ]
     assert statuses[-1] == 429
 
 
@@ -108,8 +108,7 @@ def test_eight_phones_tapping_one_seat_fifty_times_each(live_server):
 
     def tap(phone):
         for _n in range(50):
-            status = phone.post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phone.csrf},
-                                HX)[0]
+            status = phone.post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phone.csrf}, HX)[0]
             if status != 200:
                 failures.append(status)
 
@@ -135,8 +134,9 @@ def test_sigkill_mid_burst_loses_nothing_acknowledged_and_repeats_nothing(tmp_pa
             action = f"{name}-{n}"
             n += 1
             try:
-                status = phone.post(f"/t/{code}/act/score",
-                                    {"seat": seat, "delta": 1, "csrf": phone.csrf, "action_id": action}, HX)[0]
+                status = phone.post(
+                    f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phone.csrf, "action_id": action}, HX
+                )[0]
             except (OSError, http.client.HTTPException):  # the server died mid-answer
                 return
             if status == 200:
@@ -163,8 +163,9 @@ def test_sigkill_mid_burst_loses_nothing_acknowledged_and_repeats_nothing(tmp_pa
         assert len(acknowledged) <= total == len(logged)
         # Resending every acknowledged tap (a phone that never heard back) changes nothing.
         for action in acknowledged:
-            phones[0].post(f"/t/{code}/act/score",
-                           {"seat": seat, "delta": 1, "csrf": phones[0].csrf, "action_id": action}, HX)
+            phones[0].post(
+                f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf, "action_id": action}, HX
+            )
         after = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["score"]
         assert after == total
     finally:
@@ -208,8 +209,7 @@ def test_more_pages_than_threads_never_freeze_the_server(tmp_path):
         assert b"200 OK" in answer and b"retry: 3000" in answer and b"event: live" in answer
         assert benchlib.Client(server.port).get("/")[0] == 200
         seat = json.loads(phones[0].get(f"/t/{code}/state.json")[2])["state"]["seats"][0]["id"]
-        assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf},
-                              HX)[0] == 200
+        assert phones[0].post(f"/t/{code}/act/score", {"seat": seat, "delta": 1, "csrf": phones[0].csrf}, HX)[0] == 200
         for sock, data in held:  # the eight that did get a stream hear the change
             sock.settimeout(5)
             while data.count(b"event: live") < 2:
@@ -249,9 +249,24 @@ def test_a_thousand_connections_never_stop_a_single_process_server(tmp_path):
 
 # --- hostile input -------------------------------------------------------------------------
 
-TEXT = st.one_of(st.text(max_size=60), st.sampled_from(
-    ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "'; DROP TABLE events;--",
-     "9" * 40, "-1", "1e9", "\x00", "NaN", "🂡" * 30, " ", "{{7*7}}"]))
+TEXT = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(
+        [
+            "<script>alert(1)</script>",
+            '"><img src=x onerror=alert(1)>',
+            "'; DROP TABLE events;--",
+            "9" * 40,
+            "-1",
+            "1e9",
+            "\x00",
+            "NaN",
+            "🂡" * 30,
+            " ",
+            "{{7*7}}",
+        ]
+    ),
+)
 
 
 @pytest.fixture(scope="module")
@@ -276,8 +291,11 @@ def assert_safe(response):
 @given(name=TEXT, delta=TEXT, reason=TEXT, seat=TEXT, kind=TEXT)
 def test_random_form_input_never_breaks_or_injects(hostile_table, name, delta, reason, seat, kind):
     app, host, phone, code, csrf = hostile_table
-    assert_safe(phone.post(f"/t/{code}/act/score", data={"seat": seat, "delta": delta, "reason": reason,
-                                                          "csrf": csrf}, headers=HX))
+    assert_safe(
+        phone.post(
+            f"/t/{code}/act/score", data={"seat": seat, "delta": delta, "reason": reason, "csrf": csrf}, headers=HX
+        )
+    )
     assert_safe(phone.post(f"/t/{code}/act/{kind or 'x'}", data={"seat": seat, "csrf": csrf}, headers=HX))
     assert_safe(app.test_client().post(f"/t/{code}/join", data={"name": name}))
     assert_safe(host.post(f"/t/{code}/seats", data={"name": name}, headers=HX))

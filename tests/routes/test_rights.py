@@ -25,8 +25,15 @@ def rig(monkeypatch, order):
     """The app's next shuffles deal `order` first (the secret, then a card per seat)."""
     rest = Counter(deal.full_deck())
     rest.subtract(order)
-    monkeypatch.setattr(deal, "new_deal", lambda rng: {
-        "order": list(order) + sorted(rest.elements(), reverse=True), "lana": [0, 1, 2, 3, 4], "salt": SALT})
+    monkeypatch.setattr(
+        deal,
+        "new_deal",
+        lambda rng: {
+            "order": list(order) + sorted(rest.elements(), reverse=True),
+            "lana": [0, 1, 2, 3, 4],
+            "salt": SALT,
+        },
+    )
 
 
 def error_of(response):
@@ -36,6 +43,7 @@ def error_of(response):
 
 
 # --- the lists ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("slug", sorted(games.GAMES))
 def test_every_kind_is_on_one_list_of_what_a_shared_screen_may_do(slug):
@@ -77,6 +85,7 @@ def test_the_tablet_posts_only_what_its_game_lists(app, host, slug):
 
 # --- Blackmail dealt by the app: nobody but the holder reads a hand by its refusals ----------
 
+
 @pytest.fixture
 def dealt_table(app, host, join, monkeypatch):
     """Hal (the host, seated), Ana and Bo; Ana plays first. Returns (host, ana, bo, tablet)."""
@@ -89,8 +98,9 @@ def dealt_table(app, host, join, monkeypatch):
 
     def start(order):
         rig(monkeypatch, order)
-        response = host.act("game.start", to=host.state()["state"]["to"]["start"], tracking="dealt",
-                            first_player=ana.seat, page="host")
+        response = host.act(
+            "game.start", to=host.state()["state"]["to"]["start"], tracking="dealt", first_player=ana.seat, page="host"
+        )
         assert response.status_code == 200
 
     return host, ana, bo, tablet, start
@@ -101,8 +111,14 @@ def probes(host, ana, bo, tablet):
     turn = str(len(ana.state()["state"]["round"]["plays"]) + 1)
     out = {}
     for card in range(1, 9):
-        form = {"seat": str(ana.seat), "card": str(card), "turn": turn, "target": str(bo.seat),
-                "named": str(CYRIL), "choice": "protect"}
+        form = {
+            "seat": str(ana.seat),
+            "card": str(card),
+            "turn": turn,
+            "target": str(bo.seat),
+            "named": str(CYRIL),
+            "choice": "protect",
+        }
         out[("bo", card)] = error_of(bo.post("/act/dealt.play", form))
         out[("host", card)] = error_of(host.post("/act/dealt.play", dict(form, page="host")))
         for kind in ("dealt.play", "dealt.hand_over", "dealt.reclaim", "dealt.stand_in", "hand", "play"):
@@ -117,7 +133,7 @@ def test_refusals_read_the_same_whatever_a_hand_holds(dealt_table):
     """The same requests against two deals where Ana holds different cards: every answer a
     non-holder gets is the same, byte for byte, and nothing is logged."""
     host, ana, bo, tablet, start = dealt_table
-    start([MALORY, LANA, CYRIL, RAY, ARCHER])      # secret, Hal, Ana, Bo, then Ana draws
+    start([MALORY, LANA, CYRIL, RAY, ARCHER])  # secret, Hal, Ana, Bo, then Ana draws
     first = probes(host, ana, bo, tablet)
     hands = [sorted(c["number"] for c in ana.state()["state"]["round"]["dealt"]["hand"])]
     log_before = len(host.state()["log"])
@@ -134,8 +150,9 @@ def test_refusals_read_the_same_whatever_a_hand_holds(dealt_table):
             assert deal.character_name(number) not in said, (key, said)
     assert len(host.state()["log"]) == log_before + 2  # the reset and the new start: no probe
     # The tablet's refusal is one sentence whatever the kind, the seat or the card.
-    assert {v for k, v in first.items() if k[0] in ("tablet", "host-tablet") and k[1].startswith("dealt")} \
-        == {(403, base.SHARED_REFUSAL)}
+    assert {v for k, v in first.items() if k[0] in ("tablet", "host-tablet") and k[1].startswith("dealt")} == {
+        (403, base.SHARED_REFUSAL)
+    }
 
 
 def test_the_tablet_cannot_hand_a_turn_to_the_host(dealt_table):
@@ -151,6 +168,7 @@ def test_the_tablet_cannot_hand_a_turn_to_the_host(dealt_table):
 
 
 # --- the Assassins draft ----------------------------------------------------------------
+
 
 def test_the_tablet_cannot_touch_the_draft_and_refusals_tell_no_pick(app, host, join):
     host.start("assassins")
@@ -175,11 +193,12 @@ def test_the_tablet_cannot_touch_the_draft_and_refusals_tell_no_pick(app, host, 
     assert ana.act("draft.unpick", seat=ana.seat).status_code == 200
     assert ana.act("draft.pick", seat=ana.seat, row="front", card="Soldier").status_code == 200
     assert asked() == first
-    for (status, said) in first.values():
+    for status, said in first.values():
         assert status == 403 and "Grave Digger" not in said and "Soldier" not in said
 
 
 # --- the tablet: who arranges it, and the log ---------------------------------------------
+
 
 def test_only_the_host_or_a_co_host_arranges_the_panels(app, host, join):
     host.start("generic")
@@ -204,11 +223,13 @@ def test_only_the_host_or_a_co_host_arranges_the_panels(app, host, join):
 
 # --- one host authority per night --------------------------------------------------------
 
+
 def go_on(*phones):
     """Each phone follows the night to its seat at the next table, as static/js/night.js would."""
     for phone in phones:
         follow(phone)
         phone.seat = phone.state()["viewer"]["seat"]
+
 
 @pytest.fixture
 def night(host, join):
@@ -321,10 +342,17 @@ def test_a_finished_table_only_reads(app, night):
     assert host.post(f"/hosts/{ana.seat}/cohost", htmx=False).status_code == 303
     start_next(host, game="generic")
     before = len(host.state()["log"])
-    for path, form in (("/night/screen", {"show": "1"}), ("/tablet/let-in", {}), ("/tablet/revoke", {}),
-                       ("/tablet/layout", {"automatic": "1"}), (f"/hosts/{bo.seat}/cohost", {}),
-                       (f"/hosts/{ana.seat}/uncohost", {}), (f"/hosts/{bo.seat}/handover", {}),
-                       ("/act/score", {"seat": str(bo.seat), "delta": "1"}), (f"/seats/{bo.seat}/remove", {})):
+    for path, form in (
+        ("/night/screen", {"show": "1"}),
+        ("/tablet/let-in", {}),
+        ("/tablet/revoke", {}),
+        ("/tablet/layout", {"automatic": "1"}),
+        (f"/hosts/{bo.seat}/cohost", {}),
+        (f"/hosts/{ana.seat}/uncohost", {}),
+        (f"/hosts/{bo.seat}/handover", {}),
+        ("/act/score", {"seat": str(bo.seat), "delta": "1"}),
+        (f"/seats/{bo.seat}/remove", {}),
+    ):
         response = host.post(path, form, htmx=False)
         assert response.status_code in (409, 422), (path, response.status_code)
         assert "moved on" in text(response), path
@@ -347,6 +375,7 @@ def test_the_hosts_device_stays_at_an_old_table_it_opens_on_purpose(app, night):
 
 # --- cookies as long as a night -------------------------------------------------------------
 
+
 def test_a_seats_cookie_stops_working_a_day_after_the_nights_last_change(app, night):
     host, ana, bo, cy = night
     assert ana.state()["viewer"]["role"] == "seat"
@@ -367,6 +396,7 @@ def test_host_and_admin_cookies_last_thirty_days(app, client):
 
 
 # --- the same on PostgreSQL, where the night's rows differ ------------------------------------
+
 
 def test_hand_over_and_recovery_on_postgresql(pg_app):
     host = Phone(pg_app, None)
@@ -401,6 +431,7 @@ def test_a_recovery_code_spent_while_another_device_waited_is_refused(app, night
 
     from companion import access
     from companion.nights import hosts
+
     host, ana, bo, cy = night
     host.page("/host")
     typed = recovery_code(host)
@@ -410,14 +441,12 @@ def test_a_recovery_code_spent_while_another_device_waited_is_refused(app, night
     def other_device_first(db, table):
         if not first:  # the other device's recovery commits while this one waits
             first.append(None)
-            first[0] = hosts.recover_host(db, access.recovery_hash(typed), access.new_night,
-                                          access.night_host_hash)
+            first[0] = hosts.recover_host(db, access.recovery_hash(typed), access.new_night, access.night_host_hash)
         with real(db, table) as held:
             yield held
 
     monkeypatch.setattr(hosts, "_writing", other_device_first)
     with app.test_request_context():
         db = get_db()
-        assert hosts.recover_host(db, access.recovery_hash(typed), access.new_night,
-                                  access.night_host_hash) is None
+        assert hosts.recover_host(db, access.recovery_hash(typed), access.new_night, access.night_host_hash) is None
         assert first and first[0] is not None

@@ -39,8 +39,9 @@ def token(html):
 def save_box(client, game, entry, body, htmx=False, **kw):
     page = client.get(f"/rules/{game}/{entry}")
     headers = dict(TRAY if htmx else {}, **kw.pop("headers", {}))
-    return client.post(f"/rules/{game}/{entry}/box", data={"token": token(text(page)), "text": body},
-                       headers=headers, **kw)
+    return client.post(
+        f"/rules/{game}/{entry}/box", data={"token": token(text(page)), "text": body}, headers=headers, **kw
+    )
 
 
 def import_box(client, payload, as_file=True, **kw):
@@ -59,6 +60,7 @@ def stored(app):
 
 
 # --- pages -------------------------------------------------------------------------------
+
 
 def test_rules_home_lists_the_three_games_with_their_quick_references(client):
     html = text(client.get("/rules"))
@@ -91,7 +93,7 @@ def test_every_entry_has_a_page_and_a_tray_fragment(client, game):
         assert fragment.status_code == 200
         body = text(fragment)
         assert "<html" not in body and f'data-entry="{entry["id"]}"' in body
-        assert 'href="/static/rules.css"' in body       # the game screen has only app.css
+        assert 'href="/static/rules.css"' in body  # the game screen has only app.css
         assert "<h1>" + entry["title"].replace("'", "&#39;").replace('"', "&#34;") + "</h1>" in body
 
 
@@ -119,8 +121,14 @@ def test_quick_reference_pages(client, game):
 
 
 def test_rules_pages_have_no_inline_script_or_style(client):
-    for url in ("/rules", "/rules/danger-zone", "/rules/danger-zone/breakroom", "/rules/box",
-                "/rules/assassins/quickref", "/rules?q=ghost"):
+    for url in (
+        "/rules",
+        "/rules/danger-zone",
+        "/rules/danger-zone/breakroom",
+        "/rules/box",
+        "/rules/assassins/quickref",
+        "/rules?q=ghost",
+    ):
         html = text(client.get(url))
         assert " style=" not in html, url
         assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
@@ -128,6 +136,7 @@ def test_rules_pages_have_no_inline_script_or_style(client):
 
 
 # --- search ------------------------------------------------------------------------------
+
 
 def test_search_plain_page(client):
     html = text(client.get("/rules/blackmail?q=7"))
@@ -141,7 +150,7 @@ def test_search_across_all_games(client):
     html = text(client.get("/rules?q=uh"))
     hits = re.findall(r'class="rules-hit[^"]*" href="([^"]+)"', html)
     assert "/rules/danger-zone/upper-hand" in hits
-    assert "Archer: The Danger Zone!" in html      # all-games results say which game
+    assert "Archer: The Danger Zone!" in html  # all-games results say which game
 
 
 def test_search_htmx_returns_only_the_results(client):
@@ -149,7 +158,7 @@ def test_search_htmx_returns_only_the_results(client):
     html = text(response)
     assert response.status_code == 200
     assert "<html" not in html and 'name="q"' not in html
-    assert '/rules/blackmail/vp-to-win' in html
+    assert "/rules/blackmail/vp-to-win" in html
     # Clearing the box brings the browse list back.
     cleared = text(client.get("/rules/blackmail?q=", headers=RESULTS))
     assert "How to play" in cleared and "<html" not in cleared
@@ -162,24 +171,42 @@ def test_search_box_searches_as_you_type(client):
     assert 'hx-trigger="input changed delay:150ms, search"' in field
     assert 'hx-target="#rules-results"' in field and ":replace" in field
     form = re.search(r'<form class="rules-search"[^>]*>', html, re.S).group(0)
-    assert 'action="/rules/danger-zone"' in form and 'method="get"' in form   # works without JS
+    assert 'action="/rules/danger-zone"' in form and 'method="get"' in form  # works without JS
 
 
 def test_the_tray_gets_the_panel_without_the_page(client):
     html = text(client.get("/rules/danger-zone", headers=TRAY))
     assert "<html" not in html and 'name="q"' in html and 'id="rules-results"' in html
-    assert "hx-replace-url" not in html           # searching in the tray leaves the table's URL alone
-    assert 'data-help' in html                    # results open in the tray too
+    assert "hx-replace-url" not in html  # searching in the tray leaves the table's URL alone
+    assert "data-help" in html  # results open in the tray too
 
 
 def test_history_restore_gets_the_whole_page(client):
-    html = text(client.get("/rules/blackmail?q=vp", headers={"HX-Request": "true",
-                                                              "HX-History-Restore-Request": "true"}))
+    html = text(
+        client.get("/rules/blackmail?q=vp", headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    )
     assert "<html" in html
 
 
-@pytest.mark.parametrize("q", ['"', "lana*", "NEAR(a b)", "a AND (b", "NOT", "title:x", "^^^", "((",
-                               "))", ":", "'; DROP TABLE box_entries; --", "\x00", "   ", "ü"])
+@pytest.mark.parametrize(
+    "q",
+    [
+        '"',
+        "lana*",
+        "NEAR(a b)",
+        "a AND (b",
+        "NOT",
+        "title:x",
+        "^^^",
+        "((",
+        "))",
+        ":",
+        "'; DROP TABLE box_entries; --",
+        "\x00",
+        "   ",
+        "ü",
+    ],
+)
 def test_fts_syntax_and_odd_queries_never_fail(client, q):
     for url in ("/rules", "/rules/danger-zone"):
         for headers in ({}, RESULTS):
@@ -206,9 +233,18 @@ def test_nothing_found_says_so(client):
 
 # --- unknown games and entries -----------------------------------------------------------
 
-@pytest.mark.parametrize("url", ["/rules/blackmail/no-such-card", "/rules/chess", "/rules/chess/lana-kane",
-                                 "/rules/blackmail/" + "x" * 300, "/rules/blackmail/lana-kane%00",
-                                 "/rules/blackmail/quickref/extra"])
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/rules/blackmail/no-such-card",
+        "/rules/chess",
+        "/rules/chess/lana-kane",
+        "/rules/blackmail/" + "x" * 300,
+        "/rules/blackmail/lana-kane%00",
+        "/rules/blackmail/quickref/extra",
+    ],
+)
 def test_unknown_ids_are_a_404_page_with_a_message(client, url):
     response = client.get(url)
     assert response.status_code == 404
@@ -230,6 +266,7 @@ def test_unknown_ids_are_escaped(client):
 
 # --- from your box -----------------------------------------------------------------------
 
+
 def test_missing_entries_show_printed_on_your_component_and_a_form(client):
     html = text(client.get("/rules/danger-zone/breakroom"))
     assert "Printed on your component" in html and "the Breakroom Location tile" in html
@@ -237,7 +274,9 @@ def test_missing_entries_show_printed_on_your_component_and_a_form(client):
     assert 'hx-post="/rules/danger-zone/breakroom/box"' in html
     assert 'name="token"' in html
     # Entries a table cannot type text for have no form.
-    assert "/box" not in text(client.get("/rules/danger-zone/upper-hand")).split("rules-entry")[1].split("rules-share")[0]
+    assert (
+        "/box" not in text(client.get("/rules/danger-zone/upper-hand")).split("rules-entry")[1].split("rules-share")[0]
+    )
 
 
 def test_box_text_is_stored_shown_and_found(app, client):
@@ -253,7 +292,9 @@ def test_box_text_is_stored_shown_and_found(app, client):
     # The browse list marks it as typed in.
     browse = text(client.get("/rules/danger-zone"))
     assert re.search(r'breakroom".*?Breakroom.*?chip-box', browse, re.S)
-    assert stored(app) == [{"game": "danger-zone", "entry": "breakroom", "body": "Draw two cards from the Floopy deck."}]
+    assert stored(app) == [
+        {"game": "danger-zone", "entry": "breakroom", "body": "Draw two cards from the Floopy deck."}
+    ]
 
 
 def test_box_save_with_htmx_swaps_the_box_section(client):
@@ -277,8 +318,11 @@ def test_box_text_survives_a_restart(tmp_path):
 
 def test_box_text_is_escaped(client):
     save_box(client, "assassins", "soldier", '<script>alert("x")</script> <img src=x onerror=alert(1)>')
-    for url, headers in (("/rules/assassins/soldier", {}), ("/rules/assassins/soldier", TRAY),
-                         ("/rules/assassins?q=alert", RESULTS)):
+    for url, headers in (
+        ("/rules/assassins/soldier", {}),
+        ("/rules/assassins/soldier", TRAY),
+        ("/rules/assassins?q=alert", RESULTS),
+    ):
         html = text(client.get(url, headers=headers))
         assert "<script>alert" not in html and "<img src=x" not in html
         assert "&lt;script&gt;" in html
@@ -301,8 +345,9 @@ def test_box_form_refuses_a_bad_token_and_other_sites(app, client):
     other = token(text(client.get("/rules/danger-zone/bullpen")))
     assert client.post("/rules/danger-zone/breakroom/box", data={"token": other, "text": "x"}).status_code == 403
     good = token(text(client.get("/rules/danger-zone/breakroom")))
-    cross = client.post("/rules/danger-zone/breakroom/box", data={"token": good, "text": "x"},
-                        headers={"Origin": "http://evil.example"})
+    cross = client.post(
+        "/rules/danger-zone/breakroom/box", data={"token": good, "text": "x"}, headers={"Origin": "http://evil.example"}
+    )
     assert cross.status_code == 403
     assert stored(app) == []
 
@@ -335,14 +380,15 @@ def test_deck_list_is_typed_a_card_a_line_and_feeds_the_ghost_deal(app, client):
     assert bad.status_code == 422 and "missing from the deck list" in text(bad)
     assert save_box(client, "assassins", "deck-list", DECK_TEXT).status_code == 303
     with app.app_context():
-        deck = stored_deck(get_db())          # what the Age of Assassins screens read
+        deck = stored_deck(get_db())  # what the Age of Assassins screens read
     assert sum(card["copies"] for card in deck) == 28
     html = text(client.get("/rules/assassins/deck-list"))
     assert "<td>Grave Digger</td>" in html
-    assert "2 Grave Digger ×6" in html        # the form shows the list as typed lines again
+    assert "2 Grave Digger ×6" in html  # the form shows the list as typed lines again
 
 
 # --- export and import -------------------------------------------------------------------
+
 
 def test_export_and_import_round_trip(app, client, tmp_path):
     save_box(client, "danger-zone", "breakroom", "Swap two tokens.")
@@ -369,26 +415,39 @@ def test_export_and_import_round_trip(app, client, tmp_path):
 
 
 def test_imported_text_is_escaped_on_display(app, client):
-    payload = json.dumps({"table_companion_box": 1, "entries": [
-        {"game": "danger-zone", "entry": "reception", "body": "<b onmouseover=alert(1)>bold</b>"}]})
+    payload = json.dumps(
+        {
+            "table_companion_box": 1,
+            "entries": [{"game": "danger-zone", "entry": "reception", "body": "<b onmouseover=alert(1)>bold</b>"}],
+        }
+    )
     assert import_box(client, payload).status_code == 303
     for url, headers in (("/rules/danger-zone/reception", {}), ("/rules/danger-zone?q=bold", RESULTS)):
         html = text(client.get(url, headers=headers))
         assert "<b onmouseover" not in html and "&lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;" in html
 
 
-@pytest.mark.parametrize("payload, message", [
-    ("not json at all", "not JSON"),
-    ("[1, 2, 3]", "no list of entries"),
-    ('{"entries": "nope"}', "no list of entries"),
-    ('{"entries": [{"game": "danger-zone", "entry": "breakroom"}]}', "needs a game, an entry and a text"),
-    ('{"entries": [{"game": "danger-zone", "entry": "upper-hand", "body": "x"}]}', "not something the rules lookup asks for"),
-    ('{"entries": [{"game": "chess", "entry": "rook", "body": "x"}]}', "not something the rules lookup asks for"),
-    ('{"entries": [{"game": "danger-zone", "entry": "breakroom", "body": "fine"},'
-     ' {"game": "danger-zone", "entry": "lana-dice", "body": "many dice"}]}', "Booze N"),
-    ('{"entries": [{"game": "assassins", "entry": "deck-list", "body": "[]"}]}', "deck list"),
-    ('{"entries": [{"game": "danger-zone", "entry": "bullpen", "body": "%s"}]}' % ("y" * 5000), "too long"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ("not json at all", "not JSON"),
+        ("[1, 2, 3]", "no list of entries"),
+        ('{"entries": "nope"}', "no list of entries"),
+        ('{"entries": [{"game": "danger-zone", "entry": "breakroom"}]}', "needs a game, an entry and a text"),
+        (
+            '{"entries": [{"game": "danger-zone", "entry": "upper-hand", "body": "x"}]}',
+            "not something the rules lookup asks for",
+        ),
+        ('{"entries": [{"game": "chess", "entry": "rook", "body": "x"}]}', "not something the rules lookup asks for"),
+        (
+            '{"entries": [{"game": "danger-zone", "entry": "breakroom", "body": "fine"},'
+            ' {"game": "danger-zone", "entry": "lana-dice", "body": "many dice"}]}',
+            "Booze N",
+        ),
+        ('{"entries": [{"game": "assassins", "entry": "deck-list", "body": "[]"}]}', "deck list"),
+        ('{"entries": [{"game": "danger-zone", "entry": "bullpen", "body": "%s"}]}' % ("y" * 5000), "too long"),
+    ],
+)
 def test_bad_imports_store_nothing(app, client, payload, message):
     response = import_box(client, payload)
     assert response.status_code == 422
@@ -428,14 +487,16 @@ def test_a_card_shows_the_box_text_of_its_related_missing_entry(client):
 
 # --- whose box text: a table's host, or whoever runs the server --------------------------
 
+
 def test_strangers_cannot_change_the_server_defaults(app, client):
     stranger = app.test_client()
     page = text(stranger.get("/rules/danger-zone/breakroom"))
     assert 'name="token"' not in page and "Only whoever runs the server" in page
     admin_token = token(text(client.get("/rules/danger-zone/breakroom")))
     for headers in ({}, {"Origin": "null"}):
-        response = stranger.post("/rules/danger-zone/breakroom/box", headers=headers,
-                                 data={"token": admin_token, "text": "Stranger's text"})
+        response = stranger.post(
+            "/rules/danger-zone/breakroom/box", headers=headers, data={"token": admin_token, "text": "Stranger's text"}
+        )
         assert response.status_code == 403
     assert stranger.post("/rules/box/import", data={"token": admin_token, "json": "{}"}).status_code == 403
     assert stranger.get("/admin/wrong-key").status_code == 403
@@ -444,8 +505,9 @@ def test_strangers_cannot_change_the_server_defaults(app, client):
 
 def test_origin_null_is_refused_even_with_the_cookie(client):
     page_token = token(text(client.get("/rules/danger-zone/breakroom")))
-    response = client.post("/rules/danger-zone/breakroom/box", data={"token": page_token, "text": "x"},
-                           headers={"Origin": "null"})
+    response = client.post(
+        "/rules/danger-zone/breakroom/box", data={"token": page_token, "text": "x"}, headers={"Origin": "null"}
+    )
     assert response.status_code == 403
 
 

@@ -66,12 +66,12 @@ def ok(response):
 
 # --- the one check, for every kind of every game ------------------------------------------
 
+
 def bound_kinds(module):
     return sorted(set(module.KINDS) - set(module.ANY_STEP))
 
 
-@pytest.mark.parametrize("slug,kind", [(m.SLUG, kind) for m in (dz, blackmail, assassins)
-                                        for kind in bound_kinds(m)])
+@pytest.mark.parametrize("slug,kind", [(m.SLUG, kind) for m in (dz, blackmail, assassins) for kind in bound_kinds(m)])
 def test_every_kind_of_every_game_is_refused_for_another_step(app, slug, kind):
     """A tap of any kind that belongs to a step, named for another step, changes nothing and
     says why, before the rules look at its other fields: the one check, in store.act, that
@@ -107,6 +107,7 @@ def test_the_plain_scoreboard_has_no_steps(host, join):
 def test_every_step_kind_form_on_every_page_names_the_step_now(host, join, app):
     """Each game at a few steps: every form of a kind that belongs to a step, on the phone,
     the host page and the tablet, names the step the table is at."""
+
     def check(phone, path, module):
         now = step_of(host)
         for kind, forms in act_forms(phone, path).items():
@@ -127,6 +128,7 @@ def test_every_step_kind_form_on_every_page_names_the_step_now(host, join, app):
 
 
 # --- the findings, as a table met them -----------------------------------------------------
+
 
 def dz_table(host, join):
     """Danger Zone in Setup, three seats with characters, Ana holding the Initiative."""
@@ -159,7 +161,7 @@ def test_danger_zone_reveal_kept_from_round_3_is_not_round_4s(host, join):
     location = state["locations"][0]["name"]
     tap = form_for(phone, "movement.enter", location=location)  # drawn in round 3, held offline
     assert tap[STEP] == "round 3, Movement"
-    dz_to_round(host, 4)                                        # the host moves on meanwhile
+    dz_to_round(host, 4)  # the host moves on meanwhile
     response = send(phone, "movement.enter", tap)
     refused_as_stale(response, "round 3, Movement", "round 4, Movement")
     state = host.state()["state"]
@@ -175,13 +177,12 @@ def test_danger_zone_stale_page_each_kind(host, join):
     first = next(p for p in (ana, bo, cy) if p.seat == host.state()["state"]["whose_turn"])
     enter = form_for(first, "movement.enter")
     next_from_movement = form_for(host, "round.next", "/host")
-    dz_next(host)                                               # on to the Mission
+    dz_next(host)  # on to the Mission
     refused_as_stale(send(first, "movement.enter", enter), "round 1, Movement", "round 1, Mission")
-    refused_as_stale(send(host, "round.next", next_from_movement, force="1"), "round 1, Movement",
-                     "round 1, Mission")
+    refused_as_stale(send(host, "round.next", next_from_movement, force="1"), "round 1, Movement", "round 1, Mission")
     mission = {kind: form_for(host, kind, "/host") for kind in ("challenge.draw", "dice.roll")}
     events = {kind: forms[0] for kind, forms in act_forms(host, "/host").items() if kind.startswith("event.")}
-    dz_next(host)                                               # on to Clean-up
+    dz_next(host)  # on to Clean-up
     for kind, fields in {**mission, **events}.items():
         refused_as_stale(send(host, kind, fields), "round 1, Mission", "round 1, Clean-up")
 
@@ -196,12 +197,12 @@ def blackmail_full(host, join):
 
 def test_blackmail_play_held_across_turns(host, join):
     ana, bo, cy = blackmail_full(host, join)
-    protect = dict(form_for(ana, "play"))                       # Ana's turn 1, drawn on her phone
+    protect = dict(form_for(ana, "play"))  # Ana's turn 1, drawn on her phone
     assert protect[STEP].startswith("turn 1 of round 1")
     plays = [(ana, blackmail.KRUEGER), (bo, blackmail.KRUEGER), (cy, blackmail.CHERYL)]
-    for phone, card in plays:                                   # meanwhile the host records turns 1–3
+    for phone, card in plays:  # meanwhile the host records turns 1–3
         ok(host.act("play", seat=phone.seat, card=card, named="1", choice="protect", page="host"))
-    assert step_of(host).startswith("turn 4 of round 1")         # Ana's turn again
+    assert step_of(host).startswith("turn 4 of round 1")  # Ana's turn again
     response = send(ana, "play", protect, card=blackmail.CHERYL, choice="protect")
     refused_as_stale(response, "turn 1 of round 1", "turn 4 of round 1")
     assert len(host.state()["state"]["round"]["plays"]) == 3
@@ -233,5 +234,6 @@ def test_assassins_draft_pick_held_into_resolving(host, join):
     pick = form_for(ana, "draft.pick")
     assert pick[STEP] == "the draft of round 1"
     ok(host.act("resolve.step", step="next", to="1", force="1", page="host"))
-    refused_as_stale(send(ana, "draft.pick", pick, row="front", card="Soldier"), "the draft of round 1",
-                     "number 1 of round 1")
+    refused_as_stale(
+        send(ana, "draft.pick", pick, row="front", card="Soldier"), "the draft of round 1", "number 1 of round 1"
+    )

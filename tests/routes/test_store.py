@@ -41,7 +41,7 @@ def test_codes_are_unambiguous_and_long_enough(db):
     table, token = store.create_table(db, "generic")
     assert len(table.code) == store.CODE_LENGTH
     assert not set(table.code) & set("01OIL")
-    assert len(store.CODE_ALPHABET) ** store.CODE_LENGTH >= 2 ** 30
+    assert len(store.CODE_ALPHABET) ** store.CODE_LENGTH >= 2**30
     assert store.find_table(db, table.code.lower()).id == table.id
     assert holders.identify(db, table, token)["role"] == "host"
 
@@ -157,8 +157,12 @@ def test_refused_changes_leave_nothing_behind(db):
     table, _ = store.create_table(db, "generic")
     ana, _ = store.add_seat(db, table, "Ana", HOST)
     count = db.execute("SELECT count(*) FROM events").fetchone()[0]
-    for form in ({"seat": str(ana), "delta": "x"}, {"seat": "999", "delta": "1"},
-                 {"seat": str(ana), "delta": "100000"}, {"seat": str(ana), "delta": "0"}):
+    for form in (
+        {"seat": str(ana), "delta": "x"},
+        {"seat": "999", "delta": "1"},
+        {"seat": str(ana), "delta": "100000"},
+        {"seat": str(ana), "delta": "0"},
+    ):
         with pytest.raises(RuleError):
             store.act(db, table, "score", form, HOST)
     assert db.execute("SELECT count(*) FROM events").fetchone()[0] == count

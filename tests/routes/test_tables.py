@@ -47,8 +47,10 @@ def test_codes_are_case_insensitive_and_unknown_codes_are_friendly_404(host, cli
     assert 'name="code"' in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("name,message", [("", "Type a name"), ("   ", "Type a name"),
-                                          ("x" * 25, "at most 24"), ("ana", "already at this table")])
+@pytest.mark.parametrize(
+    "name,message",
+    [("", "Type a name"), ("   ", "Type a name"), ("x" * 25, "at most 24"), ("ana", "already at this table")],
+)
 def test_bad_names_are_refused_with_a_message(host, join, client, name, message):
     host.start("generic")
     join(host, "Ana")
@@ -185,8 +187,11 @@ def test_cross_table_tokens_are_useless(app, host, join):
 def test_cross_site_posts_are_refused(host, join):
     host.start("generic")
     ana = join(host, "Ana")
-    response = ana.client.post(f"/t/{host.code}/act/score", data={"seat": ana.seat, "delta": 1,
-                               "csrf": ana.csrf}, headers={"Origin": "http://evil.example"})
+    response = ana.client.post(
+        f"/t/{host.code}/act/score",
+        data={"seat": ana.seat, "delta": 1, "csrf": ana.csrf},
+        headers={"Origin": "http://evil.example"},
+    )
     assert response.status_code == 403
     response = ana.client.post(f"/t/{host.code}/act/score", data={"seat": ana.seat, "delta": 1})
     assert response.status_code == 403  # no per-table form token
@@ -214,29 +219,43 @@ def test_export_json_and_csv(host, join):
     assert rows[:3] == [["seat", "Score", "place"], ["Bo", "5", "1"], ["'=cmd", "2", "2"]]
     assert rows[3] == []
     assert rows[4] == ["time", "who", "what happened", "undone"]
-    log = rows[5:rows.index([], 5)]
-    assert [row[2] for row in log] == ["'=cmd sat down", "'+2 =cmd, points", "Bo sat down",
-                                       "'+5 Bo, points", "'+1 Bo, points", "undo: +1 Bo, points"]
+    log = rows[5 : rows.index([], 5)]
+    assert [row[2] for row in log] == [
+        "'=cmd sat down",
+        "'+2 =cmd, points",
+        "Bo sat down",
+        "'+5 Bo, points",
+        "'+1 Bo, points",
+        "undo: +1 Bo, points",
+    ]
     assert [row[3] for row in log] == ["", "", "", "", "undone", ""]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log[0][0])  # local time, no offset
     assert "seat.join" not in csv_text and not any(cell == "score" for row in log for cell in row)
     # Then, after one blank row, the game's course as the night's CSV has it: per step and
     # seat, Bo's from the change he came in on, the undone +1 not counted, a name kept as text.
-    series = rows[5 + len(log) + 1:]
+    series = rows[5 + len(log) + 1 :]
     assert rows[5 + len(log)] == []
-    assert series == [["game", "step", "seat", "measure", "value"],
-                      ["1", "Start", "'=cmd", "points", "0"], ["1", "Change 1", "'=cmd", "points", "2"],
-                      ["1", "Change 2", "'=cmd", "points", "2"],
-                      ["1", "Change 2", "Bo", "points", "5"]]
+    assert series == [
+        ["game", "step", "seat", "measure", "value"],
+        ["1", "Start", "'=cmd", "points", "0"],
+        ["1", "Change 1", "'=cmd", "points", "2"],
+        ["1", "Change 2", "'=cmd", "points", "2"],
+        ["1", "Change 2", "Bo", "points", "5"],
+    ]
 
 
 def test_csv_standings_read_any_games_numbers():
-    view = {"seats": [{"id": 1, "name": "Ana", "upper_hand": 12, "challenges": [], "picks_left": 3},
-                      {"id": 2, "name": "Bo", "upper_hand": 20, "mission_leader": True}]}
+    view = {
+        "seats": [
+            {"id": 1, "name": "Ana", "upper_hand": 12, "challenges": [], "picks_left": 3},
+            {"id": 2, "name": "Bo", "upper_hand": 20, "mission_leader": True},
+        ]
+    }
     assert tables.csv_standings(view) == [["seat", "Upper Hand", "place"], ["Bo", 20, 1], ["Ana", 12, 2]]
     # A game's own places win over the numbers (here: a tie broken by seat order).
-    ranked = tables.csv_standings({"seats": [{"id": 1, "name": "Ana", "real": 4}, {"id": 2, "name": "Bo", "real": 4}]},
-                                  {1: 2, 2: 1})
+    ranked = tables.csv_standings(
+        {"seats": [{"id": 1, "name": "Ana", "real": 4}, {"id": 2, "name": "Bo", "real": 4}]}, {1: 2, 2: 1}
+    )
     assert ranked[1:] == [["Bo", 4, 1], ["Ana", 4, 2]]
     assert tables.csv_standings({"seats": []}) == [["seat", "place"]]
 

@@ -20,6 +20,7 @@ def stream_opening(client, code, page="tablet"):
 
 # --- who may open it ----------------------------------------------------------------
 
+
 def test_host_opens_the_tablet_and_a_stranger_or_a_seat_is_refused(app, host, join):
     host.start("generic")
     ana = join(host, "Ana")
@@ -32,7 +33,7 @@ def test_host_opens_the_tablet_and_a_stranger_or_a_seat_is_refused(app, host, jo
 
     stranger = Tablet(app, host.code)
     assert stranger.open().status_code == 403
-    assert ana.page("/tablet").status_code == 403            # a seat's phone is not the tablet
+    assert ana.page("/tablet").status_code == 403  # a seat's phone is not the tablet
     # A refused device gets the table screen's fragment from the live routes, never a panel.
     assert "tb-board" not in text(stranger.client.get(f"/t/{host.code}/live?page=tablet", headers=HX))
     assert "tb-board" not in stream_opening(stranger.client, host.code)
@@ -126,10 +127,11 @@ def test_a_seats_phone_cannot_become_the_tablet(app, host, join):
     link = re.search(r'data-let-in-link>[^<]*(/t/[^<"]+)<', text(response)).group(1)
     page = ana.client.get(link)
     assert page.status_code == 403 and "holds a seat" in text(page)
-    assert ana.state()["viewer"]["seat"] == ana.seat          # its seat is kept
+    assert ana.state()["viewer"]["seat"] == ana.seat  # its seat is kept
 
 
 # --- acting for the seats it shows ----------------------------------------------------
+
 
 def test_a_tap_has_the_seats_own_rights(app, host):
     """Danger Zone: picking a character is the seat's own; the tablet may pick for the seat
@@ -140,7 +142,7 @@ def test_a_tap_has_the_seats_own_rights(app, host):
     device.csrf = host.csrf
     assert device.tap(ana, "character.pick", seat=ana, character="Archer").status_code == 200
     assert device.tap(ana, "character.pick", seat=bo, character="Lana").status_code in (403, 422)
-    assert device.tap(ana, "locations.draw").status_code == 403            # host only
+    assert device.tap(ana, "locations.draw").status_code == 403  # host only
     state = host.state()["state"]
     assert {s["id"]: s["character"] for s in state["seats"]} == {ana: "Archer", bo: None}
 
@@ -149,13 +151,15 @@ def test_a_seat_left_off_is_not_shown_nor_acted_for(app, host):
     host.start("generic")
     ana, bo = add_seats(host, "Ana", "Bo")
     host.page("/tablet")
-    response = host.post("/tablet/layout", {f"show_{ana}": "1", f"edge_{ana}": "top", f"face_{ana}": "left",
-                                            f"edge_{bo}": "auto", f"face_{bo}": "own"})
+    response = host.post(
+        "/tablet/layout",
+        {f"show_{ana}": "1", f"edge_{ana}": "top", f"face_{ana}": "left", f"edge_{bo}": "auto", f"face_{bo}": "own"},
+    )
     assert response.status_code == 200
     html = text(host.page("/tablet"))
     assert f'id="tb-s{ana}"' in html and f'id="tb-s{bo}"' not in html
     assert "Not on the tablet: Bo" in html
-    assert f"s={ana}tl" in html                                           # top edge, facing left
+    assert f"s={ana}tl" in html  # top edge, facing left
     device = Tablet(app, host.code, host.client)
     device.csrf = host.csrf
     assert device.tap(bo, "score", seat=bo, delta=1).status_code == 403
@@ -194,14 +198,24 @@ def test_a_refused_tap_says_why_in_place(app, host):
 
 # --- the layout ------------------------------------------------------------------------
 
+
 def test_layout_places_seats_clockwise_over_the_edges():
     # Landscape, 5 seats: two on the bottom (right to left), then left, top, right.
     placed = tablet.arrange([1, 2, 3, 4, 5], {}, {}, tablet.LANDSCAPE)
-    assert placed == {1: ("bottom", 0, 2, "bottom"), 2: ("bottom", 1, 2, "bottom"),
-                      3: ("left", 0, 1, "left"), 4: ("top", 0, 1, "top"), 5: ("right", 0, 1, "right")}
+    assert placed == {
+        1: ("bottom", 0, 2, "bottom"),
+        2: ("bottom", 1, 2, "bottom"),
+        3: ("left", 0, 1, "left"),
+        4: ("top", 0, 1, "top"),
+        5: ("right", 0, 1, "right"),
+    }
     # A phone: its two short edges.
-    assert {s: p[0] for s, p in tablet.arrange([1, 2, 3, 4], {}, {}, None).items()} == \
-        {1: "bottom", 2: "bottom", 3: "top", 4: "top"}
+    assert {s: p[0] for s, p in tablet.arrange([1, 2, 3, 4], {}, {}, None).items()} == {
+        1: "bottom",
+        2: "bottom",
+        3: "top",
+        4: "top",
+    }
     # The host's choice holds in every shape.
     for _, counts, _, _ in tablet.SHAPES:
         assert tablet.arrange([1, 2, 3], {2: "right"}, {2: "top"}, counts)[2][::3] == ("right", "top")
@@ -220,7 +234,7 @@ def test_layout_sheet_turns_each_panel_to_its_edge(client):
     assert "#tb-s3>.tb-panel,#tb-over-s3>.tb-sheet{transform:translate(-50%,-50%) rotate(180deg)" in landscape
     assert "#tb-s4>.tb-panel,#tb-over-s4>.tb-sheet{transform:translate(-50%,-50%) rotate(270deg)" in landscape
     turned = client.get("/tablet/layout.css?s=1tr").get_data(as_text=True)
-    assert turned.count("rotate(270deg)") == 3                            # every shape
+    assert turned.count("rotate(270deg)") == 3  # every shape
 
 
 # --- hidden information -----------------------------------------------------------------
@@ -229,24 +243,38 @@ NAMES = {n: [BY_NUMBER[n]["name"], BY_NUMBER[n]["name"].split()[0]] for n in BY_
 
 
 def tablet_bodies(host):
-    return [text(host.page("/tablet")), text(host.client.get(f"/t/{host.code}/live?page=tablet", headers=HX)),
-            stream_opening(host.client, host.code)]
+    return [
+        text(host.page("/tablet")),
+        text(host.client.get(f"/t/{host.code}/live?page=tablet", headers=HX)),
+        stream_opening(host.client, host.code),
+    ]
 
 
 def test_dealt_blackmail_puts_no_hand_on_the_tablet(app, host, join, monkeypatch):
     order = [MALORY, LANA, CYRIL, KRUEGER]  # the secret, then Ana's, Bo's and Cy's cards
     rest = Counter(deal.full_deck())
     rest.subtract(order)
-    monkeypatch.setattr(deal, "new_deal", lambda rng: {
-        "order": order + sorted(rest.elements(), reverse=True), "lana": [0, 1, 2, 3, 4],
-        "salt": "00112233445566778899aabbccddeeff"})
+    monkeypatch.setattr(
+        deal,
+        "new_deal",
+        lambda rng: {
+            "order": order + sorted(rest.elements(), reverse=True),
+            "lana": [0, 1, 2, 3, 4],
+            "salt": "00112233445566778899aabbccddeeff",
+        },
+    )
     host.start("blackmail")
-    assert host.post("/join", {"name": "Hal"}, htmx=False).status_code == 303   # the host plays too
+    assert host.post("/join", {"name": "Hal"}, htmx=False).status_code == 303  # the host plays too
     phones = [join(host, name) for name in ("Ana", "Bo")]
-    response = host.act("game.start", to=host.state()["state"]["to"]["start"], tracking="dealt",
-                        first_player=phones[0].seat, page="host")
+    response = host.act(
+        "game.start",
+        to=host.state()["state"]["to"]["start"],
+        tracking="dealt",
+        first_player=phones[0].seat,
+        page="host",
+    )
     assert response.status_code == 200
-    assert host.state()["state"]["round"]["dealt"]["hand"]    # the host's own hand, on the host page
+    assert host.state()["state"]["round"]["dealt"]["hand"]  # the host's own hand, on the host page
     for body in tablet_bodies(host):
         assert "tb-board" in body and "data-hands-on-phones" in body
         for number in (MALORY, LANA, CYRIL, KRUEGER):
@@ -262,8 +290,8 @@ def test_a_secret_assassins_pick_stays_off_the_tablet(app, host, join):
     for body in tablet_bodies(host):
         assert "tb-board" in body and "data-draft-secret" in body
         assert "Grave Digger" not in body and "Soldier" not in body
-        assert "rear 1/" not in body and "Front 1/" not in body   # not even which row
-        assert 'name="row"' not in body                           # no pick is made here
+        assert "rear 1/" not in body and "Front 1/" not in body  # not even which row
+        assert 'name="row"' not in body  # no pick is made here
     # Once everyone made pick 1 it is revealed: the front card is public, the rear one never.
     assert cy.act("draft.pick", seat=cy.seat, row="front", card="Cook").status_code == 200
     for body in tablet_bodies(host):
@@ -311,6 +339,7 @@ def test_let_in_revoke_and_layout_on_postgresql(pg_app):
 
 # --- issue 36: a whole round from the tablet -------------------------------------------------
 
+
 def dz_setup(host, names=("Ana", "Bo", "Cy")):
     """A Danger Zone table in Setup with characters, the Locations (Malory's Office in play) and
     the seating order settled; the Initiative still to roll. Returns the seat ids."""
@@ -331,17 +360,17 @@ def test_each_seat_rolls_for_the_initiative_on_its_own_panel(app, host):
     html = text(device.open())
     for seat in (ana, bo, cy):  # each panel's roll posts as that seat, naming roll 1
         assert f'action="/t/{host.code}/tablet/act/{seat}/initiative.seat_roll"' in html
-    assert html.count('data-initiative-roll') == 3 and 'name="to" value="1"' in html
+    assert html.count("data-initiative-roll") == 3 and 'name="to" value="1"' in html
     assert device.tap(ana, "initiative.seat_roll", seat=ana, to=1).status_code == 200
     assert host.state()["log"][-1]["who"] == "Ana (at the tablet)"
-    again = device.tap(ana, "initiative.seat_roll", seat=ana, to=1)      # a doubled tap
+    again = device.tap(ana, "initiative.seat_roll", seat=ana, to=1)  # a doubled tap
     assert again.status_code == 422 and "older screen" in text(again)
-    refused = device.tap(ana, "initiative.seat_roll", seat=bo, to=1)     # Bo's roll, from Ana's panel
+    refused = device.tap(ana, "initiative.seat_roll", seat=bo, to=1)  # Bo's roll, from Ana's panel
     assert refused.status_code in (403, 422)
     assert device.tap(bo, "initiative.seat_roll", seat=bo, to=1).status_code == 200
     assert device.tap(cy, "initiative.seat_roll", seat=cy, to=1).status_code == 200
     view = host.state()["state"]["initiative"]
-    while view["seat"] is None:                                        # ties roll again
+    while view["seat"] is None:  # ties roll again
         rolling = view["rolling"]
         for seat in rolling["waiting"]:
             assert device.tap(seat, "initiative.seat_roll", seat=seat, to=rolling["round"]).status_code == 200
@@ -355,7 +384,7 @@ def test_each_seat_rolls_for_the_initiative_on_its_own_panel(app, host):
 def test_a_seat_left_off_means_the_host_rolls_off(app, host):
     ana, bo, cy = dz_setup(host)
     host.page("/tablet")
-    host.post("/tablet/layout", {f"show_{ana}": "1", f"show_{bo}": "1"})      # Cy has a phone
+    host.post("/tablet/layout", {f"show_{ana}": "1", f"show_{bo}": "1"})  # Cy has a phone
     html = text(host.page("/tablet"))
     assert "data-initiative-roll" not in html
     assert "rolls off for the Initiative (not every seat is on the tablet)" in html
@@ -380,7 +409,7 @@ def test_the_round_from_the_tablet_the_event_the_foes_a_token_and_the_challenges
     assert host.state()["log"][-1]["who"] == "Ana (at the tablet)"
     assert device.tap(ana, "event.uta", drawer=ana, to="round 1, Event card").status_code == 422
     # Bo rolls one die for the foe he found, once.
-    assert 'data-foes-roll' in text(device.open())
+    assert "data-foes-roll" in text(device.open())
     assert device.tap(bo, "dice.roll", seat=bo, **{"for": "foes"}).status_code == 200
     assert host.state()["state"]["last_roll"]["dice"] == 1
     assert device.tap(bo, "dice.roll", seat=bo, **{"for": "foes"}).status_code == 422
@@ -409,7 +438,7 @@ def test_the_ghosts_steps_are_in_the_middle(app, host):
     ana, bo, cy = add_seats(host, "Ana", "Bo", "Cy")
     device, _ = let_in(app, host)
     html = text(device.open())
-    middle = html[html.index('class="tb-middle"'):]
+    middle = html[html.index('class="tb-middle"') :]
     assert f'/tablet/act/{ana}/ghost.record"' in middle and "data-ghost-record" in middle
     cards = {f"card{i}": name for i, name in enumerate(("Magician", "Soldier", "Cook", "Chef"), 1)}
     assert device.tap(ana, "ghost.record", **cards).status_code == 200
@@ -433,4 +462,4 @@ def test_the_hosts_device_has_a_way_back_to_the_host_page(app, host):
     add_seats(host, "Ana", "Bo")
     assert f'href="/t/{host.code}/host" data-host-page' in text(host.page("/tablet"))
     device, _ = let_in(app, host)
-    assert "data-host-page" not in text(device.open())      # a let-in device has no host page
+    assert "data-host-page" not in text(device.open())  # a let-in device has no host page

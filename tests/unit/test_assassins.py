@@ -59,6 +59,7 @@ def chi_square(observed, expected):
 
 # ---- seats -------------------------------------------------------------------------------
 
+
 def test_three_or_four_seats_join_and_a_fifth_is_refused():
     state = table(4)
     assert len(state["seats"]) == 4
@@ -88,6 +89,7 @@ def test_removing_a_seat_drops_its_data():
 
 
 # ---- points and kills ----------------------------------------------------------------------
+
 
 def test_points_up_and_down_with_a_reason():
     state = give(table(), 1, 5, "Cook")
@@ -153,6 +155,7 @@ def test_resolve_steps_through_numbers():
 
 # ---- banking and the end -------------------------------------------------------------------
 
+
 def test_bank_moves_survivors_preliminary_to_real_and_starts_a_new_round():
     state = table()
     state = give(give(give(state, 1, 4), 2, 5), 3, 2)
@@ -176,7 +179,7 @@ def test_banking_twice_is_refused():
         run(state, "bank", {"round": 1})
     with pytest.raises(RuleError, match="already at number 6 of round 2"):
         act(to_six(state), "bank", {"to": "2"})
-    with pytest.raises(RuleError, match="did not name the step"):   # malformed, not stale (issue 22)
+    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale (issue 22)
         act(state, "bank", {})
 
 
@@ -207,13 +210,16 @@ def test_a_killed_seat_cannot_end_the_game():
     assert state["phase"] == "playing" and state["real"][1] == 0
 
 
-@pytest.mark.parametrize("points, winner", [
-    ({1: 15, 2: 15, 3: 3}, 2),           # two tied, the later seat wins
-    ({1: 15, 2: 3, 3: 15}, 3),
-    ({1: 16, 2: 16, 3: 16, 4: 2}, 3),    # three tied of four
-    ({1: 15, 2: 2, 3: 2, 4: 15}, 4),
-    ({1: 15, 2: 15, 3: 15, 4: 14}, 3),
-])
+@pytest.mark.parametrize(
+    "points, winner",
+    [
+        ({1: 15, 2: 15, 3: 3}, 2),  # two tied, the later seat wins
+        ({1: 15, 2: 3, 3: 15}, 3),
+        ({1: 16, 2: 16, 3: 16, 4: 2}, 3),  # three tied of four
+        ({1: 15, 2: 2, 3: 2, 4: 15}, 4),
+        ({1: 15, 2: 15, 3: 15, 4: 14}, 3),
+    ],
+)
 def test_tie_goes_to_the_tied_seat_last_clockwise_from_the_first(points, winner):
     state = table(len(points))
     for seat, amount in points.items():
@@ -250,6 +256,7 @@ def test_all_equal_the_dog_wins(n):
 
 # ---- the ghost -----------------------------------------------------------------------------
 
+
 def test_ghost_only_at_three_and_never_banks():
     assert aoa.view_for(table(4), HOST)["ghost"] is None
     with pytest.raises(RuleError, match="ghost"):
@@ -270,7 +277,7 @@ def test_the_ghost_sits_after_the_last_seat_so_it_is_on_her_right():
     assert (ghost["on_her_right"], ghost["on_her_left"]) == ("Cy", "Ana")
     assert "Cy, on her right, is killed in her place" in ghost["rule"]["magician_redirect"]
     assert ghost["rule"]["magician_redirect"] in ghost["rules"]
-    state = run(state, "seat.reorder", {"order": [3, 1, 2]})   # the host moves seats
+    state = run(state, "seat.reorder", {"order": [3, 1, 2]})  # the host moves seats
     ghost = aoa.view_for(state, HOST)["ghost"]
     assert (ghost["on_her_right"], ghost["on_her_left"]) == ("Bo", "Cy")
 
@@ -308,8 +315,12 @@ def test_ghost_deal_refusals():
     short[0]["copies"] = 3
     with pytest.raises(RuleError, match="27"):
         act(table(3), "ghost.deal", {"deck": short})
-    three = {"round": 1, "face_up": [{"name": "Magician", "number": 1}] * 3 + [{"name": "Cook", "number": 4}],
-             "redeals": 0, "extras": []}
+    three = {
+        "round": 1,
+        "face_up": [{"name": "Magician", "number": 1}] * 3 + [{"name": "Cook", "number": 4}],
+        "redeals": 0,
+        "extras": [],
+    }
     with pytest.raises(RuleError, match="redone"):
         run(table(3), "ghost.deal", three)
 
@@ -397,25 +408,28 @@ def test_ghost_deal_with_a_skewed_rng_fails_the_check():
 
 # ---- deck list ----------------------------------------------------------------------------
 
+
 def test_deck_list_validation():
-    clean = deck.validate_deck_list([{**c, "number": str(c["number"]), "copies": str(c["copies"])}
-                                     for c in DECK_LIST])
+    clean = deck.validate_deck_list([{**c, "number": str(c["number"]), "copies": str(c["copies"])} for c in DECK_LIST])
     assert sum(c["copies"] for c in clean if c["name"] not in deck.EXTRAS) == deck.DECK_SIZE
     assert deck.import_deck_list(deck.export_deck_list(DECK_LIST)) == clean
     assert deck.import_deck_list(json.dumps({"cards": DECK_LIST})) == clean
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d[4].update(copies=5), "add up to 27"),
-    (lambda d: d[4].update(number=7), "between 1 and 6"),
-    (lambda d: d[4].update(number=0), "between 1 and 6"),
-    (lambda d: d[4].update(number="five"), "whole number"),
-    (lambda d: d[0].update(copies=2) or d[4].update(copies=8), "at least 3"),
-    (lambda d: d.pop(1) and d[3].update(copies=9), "Grave Digger is missing"),
-    (lambda d: d[5].update(name="card e"), "listed twice"),
-    (lambda d: d[6].update(copies=2), "one Wizard"),
-    (lambda d: d[4].update(name=" "), "no card name"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d[4].update(copies=5), "add up to 27"),
+        (lambda d: d[4].update(number=7), "between 1 and 6"),
+        (lambda d: d[4].update(number=0), "between 1 and 6"),
+        (lambda d: d[4].update(number="five"), "whole number"),
+        (lambda d: d[0].update(copies=2) or d[4].update(copies=8), "at least 3"),
+        (lambda d: d.pop(1) and d[3].update(copies=9), "Grave Digger is missing"),
+        (lambda d: d[5].update(name="card e"), "listed twice"),
+        (lambda d: d[6].update(copies=2), "one Wizard"),
+        (lambda d: d[4].update(name=" "), "no card name"),
+    ],
+)
 def test_bad_deck_lists_are_refused(change, message):
     entries = [dict(c) for c in DECK_LIST]
     change(entries)
@@ -437,9 +451,9 @@ def test_extras_replace_one_regular_copy_and_keep_28():
     names = [c["name"] for c in cards]
     assert names.count("Magician") == 3 and names.count("Wizard") == 1
     assert names.count("Cook") == 3 and names.count("Chef") == 1
-    assert deck.magician_count(cards) == 4   # the Wizard counts as a Magician
+    assert deck.magician_count(cards) == 4  # the Wizard counts as a Magician
     with pytest.raises(RuleError, match="Sergeant"):
-        deck.build_deck(DECK_LIST, ["Sergeant"])   # switched on but not listed
+        deck.build_deck(DECK_LIST, ["Sergeant"])  # switched on but not listed
     with pytest.raises(RuleError, match="not one of the extra"):
         deck.build_deck(DECK_LIST, ["Jester"])
     with pytest.raises(RuleError, match="twice"):
@@ -540,6 +554,7 @@ def test_view_is_json_safe():
 
 # ---- penalty chips ------------------------------------------------------------------------
 
+
 def test_penalty_chips_counter():
     state = act(table(), "penalty", {"seat": "1", "delta": "3"})
     state = act(state, "penalty", {"seat": "2", "delta": "2"})
@@ -555,6 +570,7 @@ def test_penalty_chips_counter():
 
 
 # ---- the whole flow ------------------------------------------------------------------------
+
 
 def test_three_player_game_with_the_ghost_to_the_end():
     state = table(3)
@@ -574,6 +590,6 @@ def test_three_player_game_with_the_ghost_to_the_end():
     state = give(give(state, 2, 11), 3, 15)
     state = bank(state)
     assert state["phase"] == "ended"
-    assert aoa.outcome(state)["winner"] == 3     # 15 v 15: Cy is later clockwise from Ana
+    assert aoa.outcome(state)["winner"] == 3  # 15 v 15: Cy is later clockwise from Ana
     view = aoa.view_for(state, {"role": "screen", "seat": None})
     assert [h["round"] for h in view["history"]] == [1, 2]

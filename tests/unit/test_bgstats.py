@@ -17,8 +17,17 @@ from companion.tables import store
 from helpers import HOST
 
 # Every field BG Stats' page documents (bgstats.py names the page); nothing else may go in.
-PLAY_FIELDS = {"sourceName", "sourcePlayId", "game", "playDate", "durationMin", "players", "location",
-               "comments", "board"}
+PLAY_FIELDS = {
+    "sourceName",
+    "sourcePlayId",
+    "game",
+    "playDate",
+    "durationMin",
+    "players",
+    "location",
+    "comments",
+    "board",
+}
 GAME_FIELDS = {"name", "highestWins", "noPoints", "sourceGameId", "bggId"}
 PLAYER_FIELDS = {"name", "score", "winner", "rank", "startPlayer", "sourcePlayerId", "role"}
 
@@ -44,7 +53,7 @@ def state(db, table):
 
 def decoded(link, prefix):
     assert link.startswith(prefix)
-    return json.loads(unquote(link[len(prefix):]))
+    return json.loads(unquote(link[len(prefix) :]))
 
 
 def check(db, table, number, ranks, start=None, location=None, game_name=None):
@@ -65,7 +74,8 @@ def check(db, table, number, ranks, start=None, location=None, game_name=None):
     assert data["playDate"] == started.strftime("%Y-%m-%d %H:%M:%S")
     assert data["durationMin"] == result["minutes"]
     assert [(p["name"], p["score"], p["winner"]) for p in data["players"]] == [
-        (row["name"], row["value"], row["won"]) for row in result["scores"]]
+        (row["name"], row["value"], row["won"]) for row in result["scores"]
+    ]
     assert {p["name"]: p["rank"] for p in data["players"]} == ranks
     assert [p["name"] for p in data["players"] if p["startPlayer"]] == ([start] if start else [])
     assert [p["sourcePlayerId"] for p in data["players"]] == [bgstats.player_id(p["name"]) for p in data["players"]]
@@ -82,7 +92,7 @@ def test_danger_zone_upper_hand_is_the_score_and_who_reached_20_won(db):
     act(db, table, "locations.draw")
     act(db, table, "initiative.record", seat=bo)
     act(db, table, "order.confirm", order=f"{ana},{bo},{cy}")
-    assert bgstats.table_plays(db, table)[0]["play"] is None     # not until it ends
+    assert bgstats.table_plays(db, table)[0]["play"] is None  # not until it ends
     act(db, table, "round.next", to=dz.next_step(state(db, table)), force=1)
     act(db, table, "upper_hand.change", seat=cy, delta=15)
     data = check(db, table, 1, {"Cy": 1, "Ana": 2, "Bo": 2}, start="Bo")
@@ -113,21 +123,22 @@ def test_blackmail_victory_points_each_game_its_own_play_and_its_own_first_playe
         for winner in winners:
             act(db, table, "round.score", winner=winner, to=next_round_step(state(db, table)))
 
-    game(bo, [ana, bo, ana, ana, ana])        # 3 players: 4 Victory Points win
+    game(bo, [ana, bo, ana, ana, ana])  # 3 players: 4 Victory Points win
     game(cy, [cy, cy, bo, cy, cy])
     first = check(db, table, 1, {"Ana": 1, "Bo": 2, "Cy": 3}, start="Bo")
     second = check(db, table, 2, {"Cy": 1, "Bo": 2, "Ana": 3}, start="Cy", location="Ana's kitchen")
     assert [p["score"] for p in first["players"]] == [4, 1, 0] and first["sourcePlayId"] != second["sourcePlayId"]
     # The same names, the same player ids, game after game.
-    assert {p["name"]: p["sourcePlayerId"] for p in first["players"]} == \
-        {p["name"]: p["sourcePlayerId"] for p in second["players"]}
+    assert {p["name"]: p["sourcePlayerId"] for p in first["players"]} == {
+        p["name"]: p["sourcePlayerId"] for p in second["players"]
+    }
 
 
 def assassins_game(db, real):
     table, seats = seated(db, "assassins", ["Ana", "Bo", "Cy"])
     for seat, points in zip(seats, real):
         act(db, table, "points", seat=seat, delta=points, reason="Card effect")
-    act(db, table, "points", seat="ghost", delta=20, reason="Card effect")   # the ghost: no player
+    act(db, table, "points", seat="ghost", delta=20, reason="Card effect")  # the ghost: no player
     act(db, table, "resolve.step", number=6, at="draft")
     act(db, table, "bank", to=state(db, table)["round"] + 1)
     return table
@@ -152,20 +163,23 @@ def test_the_scoreboard_is_the_game_the_host_names_and_the_players_keep_their_id
     table, (ana, bo) = seated(db, "generic", ["Ana", "Bo"])
     act(db, table, "score", seat=ana, delta=3)
     act(db, table, "score", seat=bo, delta=7)
-    assert bgstats.table_plays(db, table)[0]["play"] is None   # it ends when the night moves on
-    nxt, _ = nights.start_next(db, table, "generic", [ana, bo], [], HOST, lambda code, hashed: hashed,
-                               lambda: ("salt", "hash"))
+    assert bgstats.table_plays(db, table)[0]["play"] is None  # it ends when the night moves on
+    nxt, _ = nights.start_next(
+        db, table, "generic", [ana, bo], [], HOST, lambda code, hashed: hashed, lambda: ("salt", "hash")
+    )
     data = check(db, table, 1, {"Bo": 1, "Ana": 2}, game_name="Carcassonne")
     assert data["game"]["name"] == "Carcassonne" and data["game"]["sourceGameId"] == "generic:carcassonne"
     unnamed = bgstats.table_plays(db, table)[0]["play"]
     assert unnamed["game"]["name"] == "Scoreboard" and unnamed["game"]["sourceGameId"] == "generic"
     seats = {s["name"]: s["id"] for s in state(db, nxt)["seats"]}
     act(db, nxt, "score", seat=seats["Ana"], delta=1)
-    nights.start_next(db, nxt, "generic", list(seats.values()), [], HOST, lambda code, hashed: hashed,
-                      lambda: ("salt", "hash"))
+    nights.start_next(
+        db, nxt, "generic", list(seats.values()), [], HOST, lambda code, hashed: hashed, lambda: ("salt", "hash")
+    )
     later = bgstats.table_plays(db, nxt)[0]["play"]
-    assert {p["name"]: p["sourcePlayerId"] for p in later["players"]} == \
-        {p["name"]: p["sourcePlayerId"] for p in data["players"]}
+    assert {p["name"]: p["sourcePlayerId"] for p in later["players"]} == {
+        p["name"]: p["sourcePlayerId"] for p in data["players"]
+    }
 
 
 def test_player_ids_match_names_as_seats_do():

@@ -23,8 +23,9 @@ def table(names=("Ana", "Bo", "Cy"), tracking="full"):
 
 def act(state, kind, form=None, actor=HOST, seed=1):
     """Parse a form the way the app does, then apply the event."""
-    data = bm.parse(kind, stepped(kind, {k: str(v) for k, v in (form or {}).items()}, state), state, actor,
-                    random.Random(seed))
+    data = bm.parse(
+        kind, stepped(kind, {k: str(v) for k, v in (form or {}).items()}, state), state, actor, random.Random(seed)
+    )
     return bm.apply(state, ev(kind, data, by=actor))
 
 
@@ -47,12 +48,18 @@ def miss(state, target, named=PAM):
 
 # ---------------------------------------------------------------- rules data
 
+
 def test_eight_characters_with_their_copies():
     by_number = {c["number"]: (c["name"], c["copies"]) for c in bm.CHARACTERS}
     assert by_number == {
-        8: ("Malory Archer", 1), 7: ("Lana Kane", 1), 6: ("Ray Gillette", 1),
-        5: ("Pam Poovey", 2), 4: ("Cheryl/Carol Tunt", 2), 3: ("Cyril Figgis", 2),
-        2: ("Dr. Krueger", 2), 1: ("Sterling Archer", 5),
+        8: ("Malory Archer", 1),
+        7: ("Lana Kane", 1),
+        6: ("Ray Gillette", 1),
+        5: ("Pam Poovey", 2),
+        4: ("Cheryl/Carol Tunt", 2),
+        3: ("Cyril Figgis", 2),
+        2: ("Dr. Krueger", 2),
+        1: ("Sterling Archer", 5),
     }
     assert [c["copies"] for c in sorted(bm.CHARACTERS, key=lambda c: -c["number"])] == [1, 1, 1, 2, 2, 2, 2, 5]
     assert bm.DECK_SIZE == 16
@@ -81,6 +88,7 @@ def test_game_needs_two_to_four_players():
 
 # ---------------------------------------------------------------- first player
 
+
 def test_first_player_chosen_by_the_table():
     state = start(first=2)
     assert rnd(state)["first_player"] == 2 and rnd(state)["first_pick"] == "table"
@@ -89,13 +97,18 @@ def test_first_player_chosen_by_the_table():
 
 def test_first_player_at_random_is_recorded_and_replayable():
     state = table()
-    data = bm.parse("game.start", stepped("game.start", {"first_player": "random"}, state), state, HOST, random.Random(7))
+    data = bm.parse(
+        "game.start", stepped("game.start", {"first_player": "random"}, state), state, HOST, random.Random(7)
+    )
     assert data["picked_at_random"] is True and data["first_player"] in (1, 2, 3)
     e = ev("game.start", data)
     a, b = bm.apply(state, e), bm.apply(state, e)
     assert a == b and rnd(a)["first_player"] == data["first_player"]
     assert rnd(a)["first_pick"] == "random"
-    picks = {bm.parse("game.start", stepped("game.start", {}, state), state, HOST, random.Random(s))["first_player"] for s in range(30)}
+    picks = {
+        bm.parse("game.start", stepped("game.start", {}, state), state, HOST, random.Random(s))["first_player"]
+        for s in range(30)
+    }
     assert picks == {1, 2, 3}
 
 
@@ -112,7 +125,9 @@ def test_several_winners_next_first_player_drawn_among_them_and_logged():
     state = start(tracking="scores")
     seen = set()
     for seed in range(20):
-        data = bm.parse("round.score", stepped("round.score", {"winners": "1,3"}, state), state, HOST, random.Random(seed))
+        data = bm.parse(
+            "round.score", stepped("round.score", {"winners": "1,3"}, state), state, HOST, random.Random(seed)
+        )
         assert data["winners"] == [1, 3] and data["picked_at_random"] is True
         seen.add(data["next_first_player"])
         after = bm.apply(state, ev("round.score", data))
@@ -121,11 +136,11 @@ def test_several_winners_next_first_player_drawn_among_them_and_logged():
         assert after["history"][-1]["picked_at_random"] is True
     assert seen == {1, 3}
     with pytest.raises(base.RuleError, match="winners"):
-        bm.apply(state, ev("round.score", {"winners": [1, 3], "next_first_player": 2,
-                                           "picked_at_random": True}))
+        bm.apply(state, ev("round.score", {"winners": [1, 3], "next_first_player": 2, "picked_at_random": True}))
 
 
 # ---------------------------------------------------------------- scores only
+
 
 def test_scores_only_one_tap_per_round_to_game_end():
     state = start(names=("Ana", "Bo"), tracking="scores")
@@ -142,12 +157,12 @@ def test_scores_only_one_tap_per_round_to_game_end():
 
 
 def test_several_seats_reaching_the_target_at_once_all_win():
-    state = start(names=("Ana", "Bo", "Cy", "Di"), tracking="scores")   # 3 to win
+    state = start(names=("Ana", "Bo", "Cy", "Di"), tracking="scores")  # 3 to win
     for winners in ("1", "2", "1,2"):
         state = act(state, "round.score", {"winners": winners})
     assert state["vp"] == {1: 2, 2: 2, 3: 0, 4: 0}
     data = bm.parse("round.score", stepped("round.score", {"winners": "1,2"}, state), state, HOST, random.Random(0))
-    assert data["next_first_player"] is None      # nobody opens a round after the game ends
+    assert data["next_first_player"] is None  # nobody opens a round after the game ends
     state = bm.apply(state, ev("round.score", data))
     assert state["phase"] == "game_over" and state["winners"] == [1, 2]
 
@@ -160,11 +175,16 @@ def test_round_score_needs_a_winner():
 
 # ---------------------------------------------------------------- turn, deck, who is in
 
+
 def test_turn_goes_clockwise_from_first_player_and_skips_eliminated():
     state = start(names=("Ana", "Bo", "Cy", "Di"), first=3)
     order = []
-    for card, form in ((CHERYL, {"choice": "look"}), (CHERYL, {"choice": "look"}),
-                       (KRUEGER, {"named": LANA}), (KRUEGER, {"named": LANA})):
+    for card, form in (
+        (CHERYL, {"choice": "look"}),
+        (CHERYL, {"choice": "look"}),
+        (KRUEGER, {"named": LANA}),
+        (KRUEGER, {"named": LANA}),
+    ):
         order.append(bm.whose_turn(state))
         state = play(state, card, **form)
     assert order == [3, 4, 1, 2]
@@ -178,12 +198,12 @@ def test_turn_goes_clockwise_from_first_player_and_skips_eliminated():
 
 def test_deck_count_is_16_less_secret_hands_and_draws():
     state = start(names=("Ana", "Bo", "Cy"))
-    assert bm.deck_count(state) == 16 - 1 - 3 - 1          # first player has drawn
+    assert bm.deck_count(state) == 16 - 1 - 3 - 1  # first player has drawn
     state = miss(state, 2)
     assert bm.deck_count(state) == 10
-    state = play(state, PAM, target=3, discarded=CYRIL)     # Pam's redraw comes off the deck too
+    state = play(state, PAM, target=3, discarded=CYRIL)  # Pam's redraw comes off the deck too
     assert bm.deck_count(state) == 8
-    state = play(state, RAY, target=3, discarded=KRUEGER)   # so does Ray's new secret
+    state = play(state, RAY, target=3, discarded=KRUEGER)  # so does Ray's new secret
     assert bm.deck_count(state) == 6
     assert bm.view_for(state, HOST)["round"]["deck"] == 6
 
@@ -204,6 +224,7 @@ def test_playing_out_of_turn_is_refused():
 
 
 # ---------------------------------------------------------------- the characters
+
 
 def test_malory_played_eliminates_her_player():
     state = start()
@@ -264,7 +285,7 @@ def test_targeting_yourself_or_an_eliminated_seat_is_refused():
         play(state, ARCHER, target=1, named=PAM)
     with pytest.raises(base.RuleError, match="another player"):
         play(state, CYRIL, target=1)
-    state = play(state, ARCHER, target=2, named=CYRIL, correct="yes")   # Bo is out
+    state = play(state, ARCHER, target=2, named=CYRIL, correct="yes")  # Bo is out
     with pytest.raises(base.RuleError, match="Bo is already out"):
         play(state, PAM, target=2, discarded=KRUEGER)
     with pytest.raises(base.RuleError, match="no such seat"):
@@ -273,9 +294,9 @@ def test_targeting_yourself_or_an_eliminated_seat_is_refused():
 
 def test_cyril_duel_loser_is_one_tap_and_equal_cards_do_nothing():
     state = start()
-    state = play(state, CYRIL, target=3)                    # equal cards
+    state = play(state, CYRIL, target=3)  # equal cards
     assert bm.still_in(state) == [1, 2, 3]
-    state = play(state, CYRIL, target=1, eliminated=2, revealed=ARCHER)   # the player loses
+    state = play(state, CYRIL, target=1, eliminated=2, revealed=ARCHER)  # the player loses
     assert bm.still_in(state) == [1, 3]
     assert rnd(state)["out"][0] == {"seat": 2, "why": CYRIL, "by": 2, "card": ARCHER}
     assert bm.seen_counts(state)[CYRIL] == 2 and bm.seen_counts(state)[ARCHER] == 1
@@ -285,7 +306,7 @@ def test_a_cyril_loser_shows_a_card_some_unseen_card_beats():
     state = start()
     with pytest.raises(base.RuleError, match="Malory.*cannot lose a Cyril duel"):
         play(state, CYRIL, target=2, eliminated=2, revealed=MALORY)
-    state = play(state, CYRIL, target=2, eliminated=2, revealed=LANA)   # Malory may be the winner's
+    state = play(state, CYRIL, target=2, eliminated=2, revealed=LANA)  # Malory may be the winner's
     assert bm.still_in(state) == [1, 3]
 
 
@@ -297,18 +318,17 @@ def test_cyril_loser_must_be_a_duelist():
 
 def test_cheryl_protects_until_that_seats_next_turn():
     state = start()
-    state = play(state, CHERYL, choice="protect")           # Ana protected
+    state = play(state, CHERYL, choice="protect")  # Ana protected
     assert rnd(state)["protected"] == [1]
-    for card, form in ((ARCHER, {"named": PAM}), (CYRIL, {}), (PAM, {"discarded": CYRIL}),
-                       (RAY, {"discarded": CYRIL})):
+    for card, form in ((ARCHER, {"named": PAM}), (CYRIL, {}), (PAM, {"discarded": CYRIL}), (RAY, {"discarded": CYRIL})):
         with pytest.raises(base.RuleError, match="protected"):
             play(state, card, target=1, **form)
     assert bm.valid_targets(state, 2, PAM) == [2, 3]
-    state = miss(state, 3)                                  # Bo picks Cy instead
-    state = miss(state, 2)                                  # Cy
+    state = miss(state, 3)  # Bo picks Cy instead
+    state = miss(state, 2)  # Cy
     assert bm.whose_turn(state) == 1 and rnd(state)["protected"] == []
     state = miss(state, 2)
-    state = miss(state, 1)                                  # Bo may target Ana again
+    state = miss(state, 1)  # Bo may target Ana again
     assert rnd(state)["plays"][-1]["target"] == 1
 
 
@@ -327,7 +347,7 @@ def test_with_every_other_player_protected_the_card_goes_off_with_no_effect():
     with pytest.raises(base.RuleError, match="protected"):
         play(state, ARCHER, target=1, named=PAM)
     assert bm.valid_targets(state, 2, ARCHER) == []
-    assert bm.valid_targets(state, 2, PAM) == [2]           # yourself is always there for Pam
+    assert bm.valid_targets(state, 2, PAM) == [2]  # yourself is always there for Pam
     state = play(state, ARCHER)
     assert rnd(state)["plays"][-1]["target"] is None and bm.still_in(state) == [1, 2]
     # With a legal target in reach, a target must be picked.
@@ -348,7 +368,7 @@ def test_lana_reshuffle_keeps_a_secret_and_the_deck():
     deck = bm.deck_count(state)
     state = play(state, LANA)
     assert rnd(state)["secret"] == {"status": "on_table", "seat": None, "reshuffled": True}
-    assert bm.deck_count(state) == deck - 1                 # only Cy's turn draw
+    assert bm.deck_count(state) == deck - 1  # only Cy's turn draw
     assert bm.still_in(state) == [1, 2, 3]
 
 
@@ -368,7 +388,7 @@ def test_krueger_right_guess_ends_the_round_at_once():
     assert r["stage"] == "over" and bm.whose_turn(state) is None
     with pytest.raises(base.RuleError, match="round is over"):
         play(state, LANA, seat=3)
-    assert state["vp"][2] == 0                              # not until the confirm tap
+    assert state["vp"][2] == 0  # not until the confirm tap
     state = act(state, "round.confirm")
     assert state["vp"] == {1: 0, 2: 1, 3: 0}
     assert state["history"][-1]["why"] == "secret_guessed"
@@ -396,6 +416,7 @@ def test_krueger_cannot_be_right_with_no_secret():
 
 
 # ---------------------------------------------------------------- the card count
+
 
 def test_card_count_is_public_and_counts_played_and_dropped():
     state = start()
@@ -426,12 +447,12 @@ def test_more_copies_seen_than_exist_is_refused_and_nothing_applied():
 def test_apply_never_changes_its_input():
     state = start()
     frozen = copy.deepcopy(state)
-    bm.apply(state, ev("play", {"seat": 1, "card": ARCHER, "target": 2, "named": PAM,
-                                "eliminated": 2}))
+    bm.apply(state, ev("play", {"seat": 1, "card": ARCHER, "target": 2, "named": PAM, "eliminated": 2}))
     assert state == frozen
 
 
 # ---------------------------------------------------------------- round end
+
 
 def test_one_seat_left_wins_the_round():
     state = start(names=("Ana", "Bo"))
@@ -450,18 +471,18 @@ def test_malory_with_two_left_hands_the_round_to_the_other():
 def deck_out_round():
     """Three players, eleven turns that empty the deck, leaving two Pams, a Cyril and Malory unseen."""
     state = start(first=1)
-    state = play(state, RAY, target=1, discarded=ARCHER)    # Ana; the extra draw
-    state = miss(state, 3, named=PAM)                       # Bo
-    state = miss(state, 1, named=PAM)                       # Cy
-    state = miss(state, 2, named=PAM)                       # Ana
-    state = play(state, KRUEGER, named=MALORY)              # Bo
-    state = play(state, KRUEGER, named=MALORY)              # Cy
-    state = play(state, CHERYL, choice="look")              # Ana
-    state = play(state, CHERYL, choice="look")              # Bo
-    state = play(state, CYRIL, target=1)                    # Cy, equal cards
-    state = play(state, LANA)                               # Ana
+    state = play(state, RAY, target=1, discarded=ARCHER)  # Ana; the extra draw
+    state = miss(state, 3, named=PAM)  # Bo
+    state = miss(state, 1, named=PAM)  # Cy
+    state = miss(state, 2, named=PAM)  # Ana
+    state = play(state, KRUEGER, named=MALORY)  # Bo
+    state = play(state, KRUEGER, named=MALORY)  # Cy
+    state = play(state, CHERYL, choice="look")  # Ana
+    state = play(state, CHERYL, choice="look")  # Bo
+    state = play(state, CYRIL, target=1)  # Cy, equal cards
+    state = play(state, LANA)  # Ana
     assert bm.deck_count(state) == 0 and rnd(state)["stage"] == "playing"
-    state = miss(state, 3, named=PAM)                       # Bo draws the last card
+    state = miss(state, 3, named=PAM)  # Bo draws the last card
     return state
 
 
@@ -499,7 +520,7 @@ def test_tie_at_deck_out_every_tied_seat_scores():
 def test_impossible_hand_card_at_deck_out_is_refused():
     state = deck_out_round()
     with pytest.raises(base.RuleError, match="Sterling Archer"):
-        act(state, "hand", {"card": ARCHER, "seat": 1})     # all five are face up
+        act(state, "hand", {"card": ARCHER, "seat": 1})  # all five are face up
     with pytest.raises(base.RuleError, match="Lana Kane"):
         act(state, "hand", {"card": LANA, "seat": 1})
     state = act(state, "hand", {"card": PAM, "seat": 1})
@@ -521,7 +542,7 @@ def test_hand_cards_only_at_deck_out_and_only_from_seats_still_in():
 
 def test_ray_from_an_empty_deck_leaves_no_secret_and_the_round_goes_to_the_hands():
     state = start(first=1)
-    state = play(state, PAM, target=1, discarded=ARCHER)    # extra draw instead of Ray's
+    state = play(state, PAM, target=1, discarded=ARCHER)  # extra draw instead of Ray's
     for target in (3, 1, 2):
         state = miss(state, target)
     state = play(state, KRUEGER, named=MALORY)
@@ -540,7 +561,7 @@ def test_ray_from_an_empty_deck_leaves_no_secret_and_the_round_goes_to_the_hands
 
 def test_pam_from_an_empty_deck_takes_the_secret():
     state = start(names=("Ana", "Bo"))
-    state["round"]["draws"] = 13                            # the deck is down to nothing
+    state["round"]["draws"] = 13  # the deck is down to nothing
     assert bm.deck_count(state) == 0
     state = play(state, PAM, target=2, discarded=CYRIL)
     assert rnd(state)["secret"]["status"] == "gone" and bm.deck_count(state) == 0
@@ -567,7 +588,7 @@ def test_double_confirm_is_refused():
 
 
 def test_full_game_to_a_win_with_tracking():
-    state = start(names=("Ana", "Bo", "Cy"))                # 4 to win
+    state = start(names=("Ana", "Bo", "Cy"))  # 4 to win
     for _ in range(4):
         first = bm.whose_turn(state)
         state = play(state, KRUEGER, named=MALORY, correct="yes")
@@ -585,14 +606,15 @@ def test_full_game_to_a_win_with_tracking():
 
 # ---------------------------------------------------------------- options, roster, history, view
 
+
 def test_tracking_switch_waits_for_a_round_already_tracked():
     state = start(tracking="scores")
     state = act(state, "tracking", {"tracking": "full"})
-    assert rnd(state)["tracking"] == "full"                 # nothing recorded yet: switch now
+    assert rnd(state)["tracking"] == "full"  # nothing recorded yet: switch now
     state = miss(state, 2)
     state = act(state, "tracking", {"tracking": "scores"})
     assert state["tracking"] == "scores" and rnd(state)["tracking"] == "full"
-    state = act(state, "round.score", {"winners": "1"})     # the table can still close by hand
+    state = act(state, "round.score", {"winners": "1"})  # the table can still close by hand
     assert rnd(state)["tracking"] == "scores"
     with pytest.raises(base.RuleError):
         act(state, "tracking", {"tracking": "sometimes"})
@@ -654,10 +676,14 @@ def test_view_is_json_safe_and_public_for_every_viewer():
 
 def test_describe_has_a_line_for_each_of_the_games_events():
     state = table()
-    e = ev("game.start", bm.parse("game.start", stepped("game.start", {"first_player": "2"}, state), state, HOST, random.Random(0)))
+    e = ev(
+        "game.start",
+        bm.parse("game.start", stepped("game.start", {"first_player": "2"}, state), state, HOST, random.Random(0)),
+    )
     after = bm.apply(state, e)
     assert bm.describe(state, after, e) == (
-        "New game: 3 players, 4 Victory Points to win. Bo goes first (chosen by the table).")
+        "New game: 3 players, 4 Victory Points to win. Bo goes first (chosen by the table)."
+    )
     state = after
     e = ev("play", {"seat": 2, "card": ARCHER, "target": 3, "named": CYRIL, "eliminated": 3})
     after = bm.apply(state, e)
@@ -671,8 +697,7 @@ def test_describe_has_a_line_for_each_of_the_games_events():
     data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(0))
     e = ev("round.confirm", data)
     after = bm.apply(state, e)
-    assert bm.describe(state, after, e) == (
-        "Bo scores a Victory Point (1 of 4). Round 2: Bo goes first.")
+    assert bm.describe(state, after, e) == ("Bo scores a Victory Point (1 of 4). Round 2: Bo goes first.")
     assert bm.describe(after, after, ev("seat.join", {"seat": 9, "name": "X"})) == ""
 
 
@@ -685,6 +710,7 @@ def test_unknown_action_is_refused():
 
 
 # ---------------------------------------------------------------- what the screens rely on
+
 
 def test_start_can_carry_the_tracking_mode():
     state = table(tracking="scores")
@@ -710,14 +736,15 @@ def test_cyril_loser_can_be_posted_as_target_me_or_equal():
 
 def test_undone_events_are_described_from_their_data():
     state = start()
-    for data in ({"seat": 1, "card": CHERYL, "choice": "protect"},
-                 {"seat": 1, "card": ARCHER, "target": 2, "named": PAM, "eliminated": 2},
-                 {"seat": 1, "card": CYRIL, "target": 3, "eliminated": None}):
+    for data in (
+        {"seat": 1, "card": CHERYL, "choice": "protect"},
+        {"seat": 1, "card": ARCHER, "target": 2, "named": PAM, "eliminated": 2},
+        {"seat": 1, "card": CYRIL, "target": 3, "eliminated": None},
+    ):
         line = bm.describe(state, state, ev("play", data))
         assert line.startswith("Ana played ")
     assert bm.describe(state, state, ev("hand", {"seat": 2, "card": PAM})) == "Bo shows Pam Poovey (5)."
-    assert bm.describe(state, state, ev("round.confirm", {"winners": [1, 3]})) == \
-        "Ana and Cy: a Victory Point each."
+    assert bm.describe(state, state, ev("round.confirm", {"winners": [1, 3]})) == "Ana and Cy: a Victory Point each."
     done = bm.apply(state, ev("round.score", {"winners": [2], "next_first_player": 2}))
     assert bm.describe(done, done, ev("round.score", {"winners": [2]})) == "Bo scores a Victory Point."
 

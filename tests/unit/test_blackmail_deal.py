@@ -40,8 +40,12 @@ def rig(secret, hands, draws=(), lana=(0, 1, 2, 3, 4)):
 
 
 def start(secret, hands, draws=(), first=ANA, names=("Ana", "Bo", "Cy"), lana=(0, 1, 2, 3, 4)):
-    data = {"first_player": first, "picked_at_random": False, "tracking": "dealt",
-            "deal": rig(secret, hands, draws, lana)}
+    data = {
+        "first_player": first,
+        "picked_at_random": False,
+        "tracking": "dealt",
+        "deal": rig(secret, hands, draws, lana),
+    }
     return bm.apply(table(names), ev("game.start", data))
 
 
@@ -85,6 +89,7 @@ def consistent(state):
 
 # ---------------------------------------------------------------- shuffle and deal
 
+
 def test_the_deck_is_the_sixteen_cards_of_the_rules_data():
     assert Counter(deal.full_deck()) == {c["number"]: c["copies"] for c in bm.CHARACTERS}
     assert len(deal.full_deck()) == bm.DECK_SIZE == 16
@@ -108,16 +113,26 @@ def test_seeded_shuffle_is_repeatable_and_uses_only_the_rng_given():
 
     rng = Recording(5)
     deal.new_deal(rng)
-    assert rng.calls == [16, 5]        # the deck, then Lana's hand-back order
+    assert rng.calls == [16, 5]  # the deck, then Lana's hand-back order
 
 
 def test_game_start_records_the_shuffle_from_the_rng_the_app_passes():
     state = table()
-    data = bm.parse("game.start", stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state), state, HOST,
-                    random.Random(9))
+    data = bm.parse(
+        "game.start",
+        stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state),
+        state,
+        HOST,
+        random.Random(9),
+    )
     assert data["deal"] == deal.new_deal(random.Random(9))
-    real = bm.parse("game.start", stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state), state, HOST,
-                    secrets.SystemRandom())
+    real = bm.parse(
+        "game.start",
+        stepped("game.start", {"first_player": "1", "tracking": "dealt"}, state),
+        state,
+        HOST,
+        secrets.SystemRandom(),
+    )
     deal.check_deal(real["deal"])
     after = bm.apply(state, ev("game.start", real))
     assert hidden(after)["order"] == real["deal"]["order"]
@@ -138,7 +153,7 @@ def test_deal_sets_the_top_card_aside_and_deals_clockwise_from_the_first_player(
 
 def test_a_forged_deal_is_refused():
     bad = rig(MALORY, (PAM, CYRIL, KRUEGER))
-    bad["order"][0] = ARCHER    # six Sterling Archers
+    bad["order"][0] = ARCHER  # six Sterling Archers
     with pytest.raises(base.RuleError, match="16 cards"):
         bm.apply(table(), ev("game.start", {"first_player": 1, "tracking": "dealt", "deal": bad}))
     with pytest.raises(base.RuleError, match="without a shuffle"):
@@ -147,20 +162,20 @@ def test_a_forged_deal_is_refused():
 
 # ---------------------------------------------------------------- the fingerprint
 
+
 def test_fingerprint_is_the_sha256_of_order_reshuffle_and_salt():
     d = rig(MALORY, (PAM, CYRIL, KRUEGER))
     text = deal.commit_text(d)
     assert text == ",".join(map(str, d["order"])) + "|0,1,2,3,4|" + SALT
     assert deal.fingerprint(d) == hashlib.sha256(text.encode()).hexdigest()
-    assert deal.short(deal.fingerprint(d)) == " ".join(
-        deal.fingerprint(d)[i:i + 4] for i in range(0, 16, 4))
+    assert deal.short(deal.fingerprint(d)) == " ".join(deal.fingerprint(d)[i : i + 4] for i in range(0, 16, 4))
 
 
 def test_verify_accepts_the_revealed_text_and_refuses_a_changed_one():
     d = deal.new_deal(random.Random(3))
     text, full = deal.commit_text(d), deal.fingerprint(d)
     assert deal.verify(text, full)["ok"]
-    assert deal.verify(text, deal.short(full))["ok"]            # spaces and short form are fine
+    assert deal.verify(text, deal.short(full))["ok"]  # spaces and short form are fine
     assert deal.verify(text, deal.short(full).upper())["ok"]
     swapped = d["order"][:]
     i = next(i for i in range(1, 16) if swapped[i] != swapped[0])
@@ -194,8 +209,11 @@ def test_the_reveal_at_round_end_matches_the_fingerprint_shown_at_the_deal():
     reveal = dview(state, SCREEN)["reveal"]
     assert reveal["secret"] == LANA and reveal["salt"] == SALT
     assert deal.verify(reveal["text"], shown)["ok"]
-    assert reveal["dealt"] == [{"seat": ANA, "card": ARCHER}, {"seat": BO, "card": KRUEGER},
-                               {"seat": CY, "card": CYRIL}]
+    assert reveal["dealt"] == [
+        {"seat": ANA, "card": ARCHER},
+        {"seat": BO, "card": KRUEGER},
+        {"seat": CY, "card": CYRIL},
+    ]
     # Confirming files the reveal in the history and deals round 2 from a new shuffle.
     data = bm.parse("round.confirm", stepped("round.confirm", {}, state), state, HOST, random.Random(2))
     assert "deal" in data
@@ -209,6 +227,7 @@ def test_the_reveal_at_round_end_matches_the_fingerprint_shown_at_the_deal():
 
 
 # ---------------------------------------------------------------- each card
+
 
 def test_sterling_archer_wrong_guess_shows_the_card_to_the_player_only():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM,))
@@ -232,13 +251,16 @@ def test_sterling_archer_right_guess_puts_the_target_out_face_up():
     consistent(state)
 
 
-@pytest.mark.parametrize("form,message", [
-    ({"target": BO, "named": ARCHER}, "cannot name Sterling Archer"),
-    ({"target": ANA, "named": PAM}, "another player, not yourself"),
-    ({"named": PAM}, "Pick a target"),
-    ({"target": BO}, "Name a character"),
-    ({"target": 9, "named": PAM}, "no such seat"),
-])
+@pytest.mark.parametrize(
+    "form,message",
+    [
+        ({"target": BO, "named": ARCHER}, "cannot name Sterling Archer"),
+        ({"target": ANA, "named": PAM}, "another player, not yourself"),
+        ({"named": PAM}, "Pick a target"),
+        ({"target": BO}, "Name a character"),
+        ({"target": 9, "named": PAM}, "no such seat"),
+    ],
+)
 def test_sterling_archer_bad_input_is_refused(form, message):
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM,))
     with pytest.raises(base.RuleError, match=message):
@@ -267,8 +289,8 @@ def test_protected_eliminated_and_self_targets_are_refused():
 
 def test_all_other_players_protected_archer_and_cyril_go_off_with_no_effect():
     state = start(MALORY, (CHERYL, CHERYL, ARCHER), draws=(ARCHER, PAM, CYRIL))
-    state = play(state, CHERYL, choice="protect")       # Ana
-    state = play(state, CHERYL, choice="protect")       # Bo
+    state = play(state, CHERYL, choice="protect")  # Ana
+    state = play(state, CHERYL, choice="protect")  # Bo
     assert sorted(state["round"]["protected"]) == [ANA, BO] and state["round"]["turn"] == CY
     assert bm.valid_targets(state, CY, ARCHER) == [] and bm.valid_targets(state, CY, CYRIL) == []
     with pytest.raises(base.RuleError, match="protected"):
@@ -304,12 +326,12 @@ def test_dr_krueger_right_guess_wins_the_round_at_once():
 
 def test_cyril_lower_card_is_out_and_both_duelists_see_both_cards():
     state = start(MALORY, (CYRIL, PAM, KRUEGER), draws=(LANA,))
-    state = play(state, CYRIL, target=CY)           # Ana keeps Lana (7) against Cy's Krueger (2)
+    state = play(state, CYRIL, target=CY)  # Ana keeps Lana (7) against Cy's Krueger (2)
     assert out(state) == [CY] and last(state)["revealed"] == KRUEGER
     assert private(state, phone(ANA)) == [("duel", [LANA, KRUEGER])]
     assert private(state, phone(CY)) == [("duel", [LANA, KRUEGER])]
     assert private(state, phone(BO)) == [] and private(state, SCREEN) == []
-    assert "Lana" not in bm.play_text(state, last(state))     # the winner's card stays hidden
+    assert "Lana" not in bm.play_text(state, last(state))  # the winner's card stays hidden
     assert "your Lana Kane (7)" in dview(state, phone(ANA))["private"][0]["text"]
     assert "your Dr. Krueger (2)" in dview(state, phone(CY))["private"][0]["text"]
 
@@ -341,10 +363,10 @@ def test_pam_on_another_player_drops_their_card_face_up_and_they_draw():
     state = start(RAY, (PAM, MALORY, ARCHER), draws=(ARCHER, LANA))
     deck_before = bm.deck_count(state)
     state = play(state, PAM, target=BO)
-    assert last(state)["discarded"] == MALORY and out(state) == []   # dropped Malory does nothing
-    assert hand(state, BO) == sorted([LANA, PAM])               # the redraw, then the turn's draw
+    assert last(state)["discarded"] == MALORY and out(state) == []  # dropped Malory does nothing
+    assert hand(state, BO) == sorted([LANA, PAM])  # the redraw, then the turn's draw
     assert state["round"]["seen"][MALORY] == 1 and state["round"]["seen"][PAM] == 1
-    assert bm.deck_count(state) == deck_before - 2            # Bo's redraw, then Bo's turn draw
+    assert bm.deck_count(state) == deck_before - 2  # Bo's redraw, then Bo's turn draw
     assert private(state, phone(BO)) == [("drew", [LANA])]
     assert private(state, phone(ANA)) == [] and private(state, phone(CY)) == []
     consistent(state)
@@ -361,7 +383,7 @@ def test_pam_targeting_yourself_swaps_the_card_you_kept():
 def test_ray_hands_over_the_secret_and_the_top_card_becomes_the_new_secret():
     state = start(LANA, (RAY, MALORY, ARCHER), draws=(ARCHER, KRUEGER))
     state = play(state, RAY, target=BO)
-    assert hidden(state)["hands"][BO] == [LANA, PAM]      # the secret, then the turn's draw
+    assert hidden(state)["hands"][BO] == [LANA, PAM]  # the secret, then the turn's draw
     assert hidden(state)["secret"] == KRUEGER
     assert state["round"]["secret"]["status"] == "taken_by_ray"
     assert last(state)["discarded"] == MALORY and out(state) == []
@@ -374,7 +396,7 @@ def test_lana_reshuffles_every_hand_and_the_secret_in_the_committed_order():
     # Pool in seat order: Ana's kept card, Bo's, Cy's, then the secret.
     state = start(RAY, (LANA, PAM, KRUEGER), draws=(ARCHER,), lana=(3, 1, 4, 0, 2))
     state = play(state, LANA)
-    pool = [ARCHER, PAM, KRUEGER, RAY]                 # positions 0..3; 4 is skipped
+    pool = [ARCHER, PAM, KRUEGER, RAY]  # positions 0..3; 4 is skipped
     mixed = [pool[i] for i in (3, 1, 0, 2)]
     assert mixed == [RAY, PAM, ARCHER, KRUEGER]
     assert hidden(state)["hands"][ANA] == [mixed[0]]
@@ -395,8 +417,8 @@ def test_lana_with_two_players_left_mixes_two_hands_and_the_secret():
     state = play(state, ARCHER, target=BO, named=CYRIL)
     assert out(state) == [BO] and state["round"]["turn"] == CY
     state = play(state, LANA)
-    pool = [KRUEGER, PAM, MALORY]                 # Ana, Cy (kept Pam), the secret
-    mixed = [pool[i] for i in (2, 0, 1)]          # positions 4 and 3 do not exist: skipped
+    pool = [KRUEGER, PAM, MALORY]  # Ana, Cy (kept Pam), the secret
+    mixed = [pool[i] for i in (2, 0, 1)]  # positions 4 and 3 do not exist: skipped
     assert hidden(state)["hands"][ANA][0] == mixed[0]
     assert hidden(state)["hands"][CY] == [mixed[1]]
     assert hidden(state)["secret"] == mixed[2]
@@ -408,24 +430,23 @@ def test_lana_with_two_players_left_mixes_two_hands_and_the_secret():
 def test_lana_leaves_a_protected_player_their_card():
     # Cheryl/Carol protects from card effects, and Lana's reshuffle is one (issue 16).
     state = start(RAY, (CHERYL, LANA, PAM), draws=(ARCHER, KRUEGER), lana=(1, 0, 2, 3, 4))
-    state = play(state, CHERYL, choice="protect")      # Ana keeps Archer, protected
-    state = play(state, LANA)                          # Bo keeps Krueger
-    pool = [KRUEGER, PAM, RAY]                         # Bo, Cy, the secret: not Ana's
+    state = play(state, CHERYL, choice="protect")  # Ana keeps Archer, protected
+    state = play(state, LANA)  # Bo keeps Krueger
+    pool = [KRUEGER, PAM, RAY]  # Bo, Cy, the secret: not Ana's
     mixed = [pool[i] for i in (1, 0, 2)]
     assert hidden(state)["hands"][ANA] == [ARCHER]
     assert hidden(state)["hands"][BO] == [mixed[0]] == [PAM]
-    assert hidden(state)["hands"][CY][0] == mixed[1] == KRUEGER   # then Cy drew for the turn
+    assert hidden(state)["hands"][CY][0] == mixed[1] == KRUEGER  # then Cy drew for the turn
     assert hidden(state)["secret"] == mixed[2] == RAY
     assert private(state, phone(ANA)) == [] and private(state, phone(BO)) == [("lana", [PAM])]
-    assert hidden(state)["got"][ANA] == [CHERYL, ARCHER]      # nothing new for Ana
+    assert hidden(state)["got"][ANA] == [CHERYL, ARCHER]  # nothing new for Ana
     consistent(state)
 
 
 def test_lana_with_everyone_else_protected_mixes_her_players_card_and_the_secret():
-    state = start(RAY, (CHERYL, LANA), draws=(ARCHER, KRUEGER), names=("Ana", "Bo"),
-                  lana=(4, 3, 2, 1, 0))
+    state = start(RAY, (CHERYL, LANA), draws=(ARCHER, KRUEGER), names=("Ana", "Bo"), lana=(4, 3, 2, 1, 0))
     state = play(state, CHERYL, choice="protect")
-    state = play(state, LANA)                          # pool: Bo's Krueger, the secret Ray
+    state = play(state, LANA)  # pool: Bo's Krueger, the secret Ray
     assert hidden(state)["hands"][ANA][0] == ARCHER
     assert hidden(state)["hands"][BO] == [RAY] and hidden(state)["secret"] == KRUEGER
 
@@ -448,31 +469,58 @@ def test_last_player_standing_wins_the_round():
 # Two players who each keep a card while the deck runs down: the order is secret, Ana's card,
 # Bo's card, then the 13 draws (odd turns Ana's, even turns Bo's), each played at once.
 def two_player_round(order):
-    d = {"first_player": ANA, "picked_at_random": False, "tracking": "dealt",
-         "deal": {"order": order, "lana": [0, 1, 2, 3, 4], "salt": SALT}}
+    d = {
+        "first_player": ANA,
+        "picked_at_random": False,
+        "tracking": "dealt",
+        "deal": {"order": order, "lana": [0, 1, 2, 3, 4], "salt": SALT},
+    }
     return bm.apply(table(("Ana", "Bo")), ev("game.start", d))
 
 
-HARMLESS_OPENING = [   # turns 1-10 with both players keeping a Sterling Archer
-    (ARCHER, dict(target=BO, named=PAM)), (ARCHER, dict(target=ANA, named=PAM)),
-    (ARCHER, dict(target=BO, named=PAM)), (KRUEGER, dict(named=PAM)), (KRUEGER, dict(named=PAM)),
-    (CHERYL, dict(choice="look")), (CHERYL, dict(choice="look")),
-    (CYRIL, dict(target=ANA)), (CYRIL, dict(target=BO)),          # Archer against Archer: equal
+HARMLESS_OPENING = [  # turns 1-10 with both players keeping a Sterling Archer
+    (ARCHER, dict(target=BO, named=PAM)),
+    (ARCHER, dict(target=ANA, named=PAM)),
+    (ARCHER, dict(target=BO, named=PAM)),
+    (KRUEGER, dict(named=PAM)),
+    (KRUEGER, dict(named=PAM)),
+    (CHERYL, dict(choice="look")),
+    (CHERYL, dict(choice="look")),
+    (CYRIL, dict(target=ANA)),
+    (CYRIL, dict(target=BO)),  # Archer against Archer: equal
     (LANA, {}),
 ]
 
 
 def test_pam_from_an_empty_deck_draws_the_secret_and_the_round_ends():
-    state = two_player_round([MALORY, ARCHER, ARCHER, ARCHER, ARCHER, ARCHER, KRUEGER, KRUEGER,
-                              CHERYL, CHERYL, CYRIL, CYRIL, LANA, RAY, PAM, PAM])
+    state = two_player_round(
+        [
+            MALORY,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            KRUEGER,
+            KRUEGER,
+            CHERYL,
+            CHERYL,
+            CYRIL,
+            CYRIL,
+            LANA,
+            RAY,
+            PAM,
+            PAM,
+        ]
+    )
     for card, form in HARMLESS_OPENING:
         state = play(state, card, **form)
         assert out(state) == [] and state["round"]["stage"] == "playing"
         consistent(state)
-    state = play(state, RAY, target=BO)         # Bo drops his Archer, takes Malory; a Pam is the secret
+    state = play(state, RAY, target=BO)  # Bo drops his Archer, takes Malory; a Pam is the secret
     assert hidden(state)["hands"][BO] == [MALORY, PAM] and hidden(state)["secret"] == PAM
     assert bm.deck_count(state) == 0 and state["round"]["turn"] == BO
-    state = play(state, PAM, target=BO)         # drops Malory (no effect), draws the secret
+    state = play(state, PAM, target=BO)  # drops Malory (no effect), draws the secret
     assert out(state) == [] and last(state)["discarded"] == MALORY
     assert last(state)["secret_gone"] and hidden(state)["secret"] is None
     assert state["round"]["secret"]["status"] == "gone"
@@ -484,11 +532,29 @@ def test_pam_from_an_empty_deck_draws_the_secret_and_the_round_ends():
 
 
 def test_ray_from_an_empty_deck_leaves_the_round_with_no_secret():
-    state = two_player_round([MALORY, ARCHER, ARCHER, ARCHER, ARCHER, ARCHER, KRUEGER, KRUEGER,
-                              CHERYL, CHERYL, CYRIL, CYRIL, LANA, PAM, PAM, RAY])
+    state = two_player_round(
+        [
+            MALORY,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            KRUEGER,
+            KRUEGER,
+            CHERYL,
+            CHERYL,
+            CYRIL,
+            CYRIL,
+            LANA,
+            PAM,
+            PAM,
+            RAY,
+        ]
+    )
     for card, form in HARMLESS_OPENING:
         state = play(state, card, **form)
-    state = play(state, PAM, target=ANA)        # Ana drops her Archer and draws the other Pam
+    state = play(state, PAM, target=ANA)  # Ana drops her Archer and draws the other Pam
     assert hidden(state)["hands"][ANA] == [PAM]
     assert state["round"]["turn"] == BO and hidden(state)["hands"][BO] == [ARCHER, RAY]
     assert bm.deck_count(state) == 0
@@ -502,17 +568,41 @@ def test_ray_from_an_empty_deck_leaves_the_round_with_no_secret():
 
 def test_deck_out_with_equal_best_cards_every_tied_player_scores():
     # Both keep a Sterling Archer; the Pams redraw Archers; Ray hides Malory as the new secret.
-    state = two_player_round([ARCHER, ARCHER, ARCHER, PAM, ARCHER, PAM, ARCHER, KRUEGER, KRUEGER,
-                              CHERYL, CHERYL, CYRIL, CYRIL, LANA, RAY, MALORY])
+    state = two_player_round(
+        [
+            ARCHER,
+            ARCHER,
+            ARCHER,
+            PAM,
+            ARCHER,
+            PAM,
+            ARCHER,
+            KRUEGER,
+            KRUEGER,
+            CHERYL,
+            CHERYL,
+            CYRIL,
+            CYRIL,
+            LANA,
+            RAY,
+            MALORY,
+        ]
+    )
     state = play(state, PAM, target=ANA)
     state = play(state, PAM, target=BO)
     assert hand(state, ANA) == [ARCHER, KRUEGER] and hand(state, BO) == [ARCHER]
-    for card, form in [(KRUEGER, dict(named=PAM)), (KRUEGER, dict(named=PAM)),
-                       (CHERYL, dict(choice="look")), (CHERYL, dict(choice="look")),
-                       (CYRIL, dict(target=BO)), (CYRIL, dict(target=ANA)), (LANA, {})]:
+    for card, form in [
+        (KRUEGER, dict(named=PAM)),
+        (KRUEGER, dict(named=PAM)),
+        (CHERYL, dict(choice="look")),
+        (CHERYL, dict(choice="look")),
+        (CYRIL, dict(target=BO)),
+        (CYRIL, dict(target=ANA)),
+        (LANA, {}),
+    ]:
         state = play(state, card, **form)
     assert bm.deck_count(state) == 1 and hand(state, BO) == [ARCHER, RAY]
-    state = play(state, RAY, target=BO)        # the secret Archer to Bo, Malory becomes the secret
+    state = play(state, RAY, target=BO)  # the secret Archer to Bo, Malory becomes the secret
     assert hidden(state)["secret"] == MALORY
     r = state["round"]
     assert r["result"] == {"why": "deck_out", "winners": [ANA, BO]} and r["hands"] == {ANA: ARCHER, BO: ARCHER}
@@ -538,6 +628,7 @@ def test_the_fingerprint_is_on_every_screen_and_the_deal_only_after_the_round():
 
 # ---------------------------------------------------------------- who may play, and bad input
 
+
 def test_only_the_seat_whose_turn_it_is_plays_and_only_a_card_it_holds():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM,))
     with pytest.raises(base.RuleError, match="Ana's turn, not Bo's"):
@@ -545,8 +636,7 @@ def test_only_the_seat_whose_turn_it_is_plays_and_only_a_card_it_holds():
     with pytest.raises(base.RuleError, match="does not hold Lana Kane"):
         play(state, LANA)
     with pytest.raises(base.RuleError, match="only play your own hand"):
-        act(state, "dealt.play", {"card": ARCHER, "seat": ANA, "turn": 1, "target": BO,
-                                  "named": PAM}, phone(BO))
+        act(state, "dealt.play", {"card": ARCHER, "seat": ANA, "turn": 1, "target": BO, "named": PAM}, phone(BO))
     # A forged event (a phone's actor on another seat's play) is refused by the reducer too.
     forged = {"seat": ANA, "turn": 1, "card": PAM, "target": ANA, "named": None, "choice": None}
     with pytest.raises(base.RuleError, match="Only Ana's phone"):
@@ -570,7 +660,7 @@ def test_a_replayed_tap_for_an_earlier_turn_is_refused():
 
 def test_the_host_plays_its_own_seat_and_a_dead_phone_only_after_confirming():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM, KRUEGER))
-    host_bo = {"role": "host", "seat": BO}        # the host is seated as Bo
+    host_bo = {"role": "host", "seat": BO}  # the host is seated as Bo
     host = {"role": "host", "seat": None}
     assert dview(state, host_bo)["hand"][0]["number"] == LANA
     assert dview(state, host)["hand"] is None and dview(state, host)["stand_in_hand"] is None
@@ -589,8 +679,7 @@ def test_the_host_plays_its_own_seat_and_a_dead_phone_only_after_confirming():
     assert bm.view_for(state, host)["can"]["play"] and not bm.view_for(state, host)["can"]["stand_in"]
     with pytest.raises(base.RuleError, match="already playing"):
         act(state, "dealt.stand_in", {"seat": ANA, "turn": 1}, host)
-    state = act(state, "dealt.play", {"card": ARCHER, "seat": ANA, "target": CY, "named": PAM,
-                                      "turn": 1}, host)
+    state = act(state, "dealt.play", {"card": ARCHER, "seat": ANA, "target": CY, "named": PAM, "turn": 1}, host)
     # What the card showed goes to Ana's phone and to the host who played it, no further.
     assert private(state, phone(ANA)) == [("look", [CYRIL])] and private(state, host) == [("look", [CYRIL])]
     assert "Ana looked at Cy's card" in dview(state, host)["private"][0]["text"]
@@ -605,8 +694,7 @@ def test_the_host_plays_its_own_seat_and_a_dead_phone_only_after_confirming():
 
 def test_companion_inputs_are_refused_while_the_app_deals():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM,))
-    for kind, form in (("play", {"card": ARCHER}), ("hand", {"card": ARCHER}),
-                       ("round.score", {"winner": ANA})):
+    for kind, form in (("play", {"card": ARCHER}), ("hand", {"card": ARCHER}), ("round.score", {"winner": ANA})):
         with pytest.raises(base.RuleError, match="app holds the cards"):
             act(state, kind, form, HOST)
     with pytest.raises(base.RuleError, match="app holds the cards"):
@@ -624,11 +712,12 @@ def test_companion_inputs_are_refused_while_the_app_deals():
 
 # ---------------------------------------------------------------- hidden information in views
 
+
 def test_views_hold_only_the_viewers_own_hand_until_the_round_ends():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM, KRUEGER))
     for viewer in (SCREEN, HOST, phone(ANA), phone(BO), phone(CY)):
         v = bm.view_for(state, viewer)
-        json.dumps(v)                                    # JSON-safe
+        json.dumps(v)  # JSON-safe
         d = v["round"]["dealt"]
         seat = viewer["seat"] if viewer["role"] == "seat" else None
         if seat is None:
@@ -648,13 +737,17 @@ def test_views_hold_only_the_viewers_own_hand_until_the_round_ends():
 
 def test_log_lines_say_only_what_the_table_sees():
     state = start(MALORY, (ARCHER, LANA, CYRIL), draws=(PAM, KRUEGER, CHERYL))
-    steps = [(ARCHER, dict(target=BO, named=PAM)), (KRUEGER, dict(named=PAM)),
-             (CHERYL, dict(choice="look"))]
+    steps = [(ARCHER, dict(target=BO, named=PAM)), (KRUEGER, dict(named=PAM)), (CHERYL, dict(choice="look"))]
     for card, form in steps:
         before = state
         r = state["round"]
-        data = bm.parse("dealt.play", {k: str(v) for k, v in dict(form, card=card, turn=len(r["plays"]) + 1).items()},
-                        state, phone(r["turn"]), random.Random(0))
+        data = bm.parse(
+            "dealt.play",
+            {k: str(v) for k, v in dict(form, card=card, turn=len(r["plays"]) + 1).items()},
+            state,
+            phone(r["turn"]),
+            random.Random(0),
+        )
         event = ev("dealt.play", data, by=phone(r["turn"]))
         state = bm.apply(state, event)
         line = bm.describe(before, state, event)
@@ -662,8 +755,7 @@ def test_log_lines_say_only_what_the_table_sees():
         for text in (line, undone):
             assert "Lana Kane" not in text and "Cyril Figgis" not in text and "Malory Archer" not in text
     assert bm.describe(before, before, event) == "Cy played Cheryl/Carol Tunt (4)."
-    start_event = ev("game.start", {"first_player": 1, "tracking": "dealt",
-                                    "deal": rig(MALORY, (ARCHER, LANA, CYRIL))})
+    start_event = ev("game.start", {"first_player": 1, "tracking": "dealt", "deal": rig(MALORY, (ARCHER, LANA, CYRIL))})
     text = bm.describe(table(), bm.apply(table(), start_event), start_event)
     assert "Deal fingerprint: " + deal.short(deal.fingerprint(start_event["data"]["deal"])) in text
 
@@ -673,7 +765,7 @@ def test_public_data_keeps_the_fingerprint_and_drops_the_shuffle():
     data = {"first_player": 1, "tracking": "dealt", "deal": d}
     public = bm.public_data("game.start", data)
     assert "deal" not in public and public["fingerprint"] == deal.fingerprint(d)
-    assert "deal" in data                                      # the event itself is untouched
+    assert "deal" in data  # the event itself is untouched
     assert bm.public_data("dealt.play", {"card": 1}) == {"card": 1}
     confirm = bm.public_data("round.confirm", {"winners": [1], "deal": d})
     assert set(confirm) == {"winners", "fingerprint"}
@@ -715,5 +807,6 @@ def test_a_whole_game_dealt_by_a_seeded_rng_stays_consistent():
         for viewer in (SCREEN, phone(ANA), phone(DI)):
             json.dumps(bm.view_for(state, viewer))
     assert state["phase"] == "game_over" and rounds >= 3
-    assert all(h["reveal"] and deal.verify(h["reveal"]["text"], h["reveal"]["fingerprint"])["ok"]
-               for h in state["history"])
+    assert all(
+        h["reveal"] and deal.verify(h["reveal"]["text"], h["reveal"]["fingerprint"])["ok"] for h in state["history"]
+    )

@@ -32,8 +32,9 @@ class Log:
 
     def add(self, kind, data, by=HOST):
         at = datetime(2024, 5, 1, 20, 0, tzinfo=timezone.utc) + timedelta(minutes=len(self.events))
-        self.events.append({"id": len(self.events) + 1, "kind": kind, "data": data, "by": by,
-                            "at": at.isoformat(), "action_id": None})
+        self.events.append(
+            {"id": len(self.events) + 1, "kind": kind, "data": data, "by": by, "at": at.isoformat(), "action_id": None}
+        )
         return len(self.events)
 
     def act(self, kind, form=None, by=HOST, seed=1):
@@ -56,6 +57,7 @@ def line(chart, seat, kind="seats"):
 
 
 # --- Danger Zone ------------------------------------------------------------------------
+
 
 def dz_next(log):
     return log.act("round.next", {"to": dz.next_step(log.state()), "force": "1"})
@@ -84,19 +86,19 @@ def test_danger_zone_upper_hand_by_round_without_the_undone_change_and_with_a_la
     wrong = log.act("upper_hand.change", {"seat": 2, "delta": 4})
     log.undo(wrong)
     dz_round_end(log)
-    log.join(4, "Di")                       # sits down in round 2, at 5 Upper Hand
+    log.join(4, "Di")  # sits down in round 2, at 5 Upper Hand
     log.act("upper_hand.change", {"seat": 4, "delta": 2})
     dz_round_end(log)
-    log.act("upper_hand.change", {"seat": 1, "delta": 12})   # 20: the game ends in round 3
+    log.act("upper_hand.change", {"seat": 1, "delta": 12})  # 20: the game ends in round 3
 
     [chart] = log.charts()
     assert chart["steps"] == ["Start", "Round 1", "Round 2", "Round 3"]
     assert chart["line"] == dz.WINNING_UPPER_HAND and chart["measure"] == "Upper Hand"
     assert line(chart, 1) == [[0, 5], [1, 8], [2, 8], [3, 20]]
-    assert line(chart, 2) == [[0, 5], [1, 5], [2, 5], [3, 5]]     # the undone +4 is not there
-    assert line(chart, 4) == [[2, 7], [3, 7]]                     # begins where Di joined
+    assert line(chart, 2) == [[0, 5], [1, 5], [2, 5], [3, 5]]  # the undone +4 is not there
+    assert line(chart, 4) == [[2, 7], [3, 7]]  # begins where Di joined
     assert chart["finished"] and chart["winners"] == [1]
-    assert chart["start_seat"] == 2                               # the Initiative Token opened round 1
+    assert chart["start_seat"] == 2  # the Initiative Token opened round 1
     assert [row["seats"] for row in chart["lead_changes"]] == [[1]]
     # The same numbers as the game's own race.
     race = dz.race_chart(log.state())
@@ -115,6 +117,7 @@ def test_danger_zone_left_under_way_ends_on_its_numbers_now():
 
 # --- Blackmail --------------------------------------------------------------------------
 
+
 def bm_start(log, first):
     return log.act("game.start", {"first_player": first, "to": start_step(log.state())})
 
@@ -131,14 +134,14 @@ def test_blackmail_victory_points_per_round_per_game_with_the_target_and_round_w
     bm_start(log, 2)
     bm_round(log, 1)
     bm_round(log, 2)
-    log.undo(bm_round(log, 3))                # undone: Cy won no round
+    log.undo(bm_round(log, 3))  # undone: Cy won no round
     bm_round(log, 1)
     bm_round(log, 1, 2)
-    bm_round(log, 1)                          # Ana reaches 4: the game is over
-    log.join(4, "Di")                         # between games
+    bm_round(log, 1)  # Ana reaches 4: the game is over
+    log.join(4, "Di")  # between games
     bm_start(log, 4)
     bm_round(log, 4)
-    log.act("game.reset")                     # a game the host reset is no game
+    log.act("game.reset")  # a game the host reset is no game
     bm_start(log, 3)
     bm_round(log, 3)
 
@@ -149,7 +152,7 @@ def test_blackmail_victory_points_per_round_per_game_with_the_target_and_round_w
     assert line(first, 3) == [[i, 0] for i in range(6)]
     assert first["round_winners"] == [[1, [1]], [2, [2]], [3, [1]], [4, [1, 2]], [5, [1]]]
     assert first["finished"] and first["winners"] == [1] and first["start_seat"] == 2
-    assert [s["seat"] for s in first["seats"]] == [1, 2, 3]    # Di sat down after it
+    assert [s["seat"] for s in first["seats"]] == [1, 2, 3]  # Di sat down after it
     assert second["number"] == 2 and not second["finished"] and second["start_seat"] == 3
     assert line(second, 4) == [[0, 0], [1, 0]] and line(second, 3) == [[0, 0], [1, 1]]
 
@@ -162,7 +165,7 @@ def test_blackmail_points_come_when_the_round_is_confirmed_not_when_it_ends():
     log.act("play", {"card": blackmail.ARCHER, "target": 2, "named": blackmail.PAM})
     log.act("play", {"card": blackmail.KRUEGER, "named": blackmail.MALORY, "correct": "yes"})
     [chart] = log.charts()
-    assert chart["steps"] == ["Start"]          # the round is over, its point not yet given
+    assert chart["steps"] == ["Start"]  # the round is over, its point not yet given
     log.act("round.confirm", {"to": next_round_step(log.state())})
     [chart] = log.charts()
     assert chart["steps"] == ["Start", "Round 1"] and chart["round_winners"] == [[1, [2]]]
@@ -170,6 +173,7 @@ def test_blackmail_points_come_when_the_round_is_confirmed_not_when_it_ends():
 
 
 # --- Age of Assassins -------------------------------------------------------------------
+
 
 def aa_bank(log):
     log.act("resolve.step", {"number": 6, "at": "draft"})
@@ -193,8 +197,8 @@ def test_assassins_real_points_by_banking_preliminary_apart_ghost_apart_and_the_
     points(log, 2, 3)
     points(log, 3, 2)
     points(log, assassins.GHOST, 4)
-    log.act("kill", {"seat": 3})                  # Cy banks nothing this round
-    points(log, 2, 1, "points.real")              # real at once, kept
+    log.act("kill", {"seat": 3})  # Cy banks nothing this round
+    points(log, 2, 1, "points.real")  # real at once, kept
     aa_bank(log)
     log.undo(points(log, 1, 10))
     points(log, 1, 4)
@@ -202,7 +206,7 @@ def test_assassins_real_points_by_banking_preliminary_apart_ghost_apart_and_the_
     aa_bank(log)
     points(log, 1, 6)
     points(log, 2, 6)
-    aa_bank(log)                                  # 15 each: the game ends on a tie
+    aa_bank(log)  # 15 each: the game ends on a tie
 
     [chart] = log.charts()
     assert chart["line"] == assassins.WIN_AT and chart["steps"] == ["Start", "Round 1", "Round 2", "Round 3"]
@@ -210,10 +214,12 @@ def test_assassins_real_points_by_banking_preliminary_apart_ghost_apart_and_the_
     assert line(chart, 2) == [[0, 0], [1, 4], [2, 9], [3, 15]]
     assert line(chart, 3) == [[0, 0], [1, 0], [2, 0], [3, 0]]
     assert line(chart, 1, "preliminary") == [[1, 5], [2, 4], [3, 6]]
-    assert line(chart, 3, "preliminary") == [[1, 0], [2, 0], [3, 0]]      # killed: nothing banked
+    assert line(chart, 3, "preliminary") == [[1, 0], [2, 0], [3, 0]]  # killed: nothing banked
     ghost = [s for s in chart["preliminary"] if s["ghost"]]
-    assert [(s["seat"], s["name"], s["points"]) for s in ghost] == [(assassins.GHOST, "Ghost", [[1, 4], [2, 0], [3, 0]])]
-    assert all(not s["ghost"] for s in chart["seats"])                    # never among the players
+    assert [(s["seat"], s["name"], s["points"]) for s in ghost] == [
+        (assassins.GHOST, "Ghost", [[1, 4], [2, 0], [3, 0]])
+    ]
+    assert all(not s["ghost"] for s in chart["seats"])  # never among the players
     # Tied on 15: the one met first anti-clockwise from the first seat (Ana) wins, so Bo.
     assert chart["winners"] == [2] == [assassins.outcome(log.state())["winner"]]
     assert chart["tie_order"][:2] == [3, 2] and chart["finished"]
@@ -232,6 +238,7 @@ def test_assassins_all_equal_nobody_wins():
 
 # --- the plain scoreboard ---------------------------------------------------------------
 
+
 def test_scoreboard_after_each_change_renamed_removed_and_joined_late():
     log = Log("generic")
     log.join(1, "Ana")
@@ -245,11 +252,11 @@ def test_scoreboard_after_each_change_renamed_removed_and_joined_late():
     log.act("score", {"seat": 2, "delta": 1})
     [chart] = log.charts()
     assert chart["steps"] == ["Start", "Change 1", "Change 2", "Change 3"] and chart["line"] is None
-    assert line(chart, 1) == [[0, 0], [1, 3], [2, 3]]          # ends where Ana left
+    assert line(chart, 1) == [[0, 0], [1, 3], [2, 3]]  # ends where Ana left
     assert line(chart, 2) == [[0, 0], [1, 0], [2, 0], [3, 1]]
     assert line(chart, 3) == [[2, 4], [3, 4]]
     assert [s["name"] for s in chart["seats"]] == ["Ana", "Bob", "Cy"]
-    assert not chart["finished"]                              # until the night moves on
+    assert not chart["finished"]  # until the night moves on
     log.add("night.next", {"code": "NEXT", "game": "generic", "table": 2})
     [chart] = log.charts()
     assert chart["finished"] and chart["winners"] == [3]
@@ -258,6 +265,7 @@ def test_scoreboard_after_each_change_renamed_removed_and_joined_late():
 
 
 # --- the drawing and its words ----------------------------------------------------------
+
 
 def test_svg_escapes_names_and_says_who_led_in_words(app):
     log = Log("generic")
@@ -270,9 +278,11 @@ def test_svg_escapes_names_and_says_who_led_in_words(app):
     drawn = svg.drawing(chart, "chart-TEST-1")
     assert "<script" not in drawn["svg"] and "&lt;script&gt;" in drawn["svg"]
     ET.fromstring(str(drawn["svg"]))  # well formed
-    assert drawn["words"] == ("At the start everyone was level on 0 points. After change 1 "
-                              f"{NAUGHTY} took the lead with 3 points. After change 2 Bo took the lead "
-                              "with 5 points. After change 3 Bo still led with 6 points.")
+    assert drawn["words"] == (
+        "At the start everyone was level on 0 points. After change 1 "
+        f"{NAUGHTY} took the lead with 3 points. After change 2 Bo took the lead "
+        "with 5 points. After change 3 Bo still led with 6 points."
+    )
     with app.test_request_context():
         html = render_template("charts/_chart.html", drawn=drawn)
     assert "<script" not in html and 'aria-describedby="chart-TEST-1-words"' in html
@@ -318,7 +328,9 @@ def test_blackmail_words_say_who_won_each_round():
     text = svg.words(chart)
     assert text.startswith("6 Victory Points win the game.") and "Round 1 went to Bo." in text
     assert "After round 1 Bo took the lead with 1 Victory Point." in text
-    assert "After round 3 Ana took the lead with 2 Victory Points." in text and text.endswith("Ana won with 6 Victory Points.")
+    assert "After round 3 Ana took the lead with 2 Victory Points." in text and text.endswith(
+        "Ana won with 6 Victory Points."
+    )
     assert 'class="chart-won"' in svg.drawing(chart, "bm")["svg"]
 
 

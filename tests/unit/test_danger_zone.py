@@ -28,12 +28,12 @@ def set_upper_hand(state, values):
     for seat, target in values.items():
         delta = target - state["upper_hand"][seat]
         if delta:
-            state = act(state, "upper_hand.change",
-                        {"seat": seat, "delta": delta, "reason": "Correction"})
+            state = act(state, "upper_hand.change", {"seat": seat, "delta": delta, "reason": "Correction"})
     return state
 
 
 # --- setup --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players,count", [(2, 3), (3, 3), (4, 3), (5, 4), (6, 4), (7, 5), (8, 5)])
 def test_location_count_by_players(players, count):
@@ -46,8 +46,7 @@ def test_location_count_by_players(players, count):
 
 def test_location_draw_is_random_from_the_rng():
     state = seated(3)
-    draws = {tuple(dz.parse("locations.draw", {}, state, HOST, random.Random(seed))["locations"])
-             for seed in range(40)}
+    draws = {tuple(dz.parse("locations.draw", {}, state, HOST, random.Random(seed))["locations"]) for seed in range(40)}
     assert len(draws) > 5
     again = dz.parse("locations.draw", {}, state, HOST, random.Random(9))
     assert again == dz.parse("locations.draw", {}, state, HOST, random.Random(9))
@@ -165,6 +164,7 @@ def test_initiative_roll_is_host_only():
 
 # --- Upper Hand ---------------------------------------------------------------------------
 
+
 def test_upper_hand_starts_at_five_and_changes_with_reason():
     state = started(3)
     assert state["upper_hand"] == {1: 5, 2: 5, 3: 5}
@@ -201,8 +201,9 @@ def test_reaching_twenty_ends_the_game_and_undo_reopens_it():
     state = started(3)
     events = []
     for delta in (10, 5):
-        data = dz.parse("upper_hand.change", {"seat": "2", "delta": str(delta), "reason": "Card"},
-                        state, HOST, random.Random(1))
+        data = dz.parse(
+            "upper_hand.change", {"seat": "2", "delta": str(delta), "reason": "Card"}, state, HOST, random.Random(1)
+        )
         events.append(ev("upper_hand.change", data))
         state = dz.apply(state, events[-1])
     assert state["upper_hand"][2] == 20 and dz.winners(state) == [2]
@@ -211,11 +212,12 @@ def test_reaching_twenty_ends_the_game_and_undo_reopens_it():
     assert view["over"] and view["winners"] == [2]
     assert view["standings"][0] == {"seat": 2, "name": "Bo", "upper_hand": 20, "rank": 1}
     assert view["race"]["rounds"] == [0, 1]  # the start, then the point where it ended
-    assert "Bo reached 20 Upper Hand and won" in dz.describe(
-        events_state(started(3), events[:-1]), state, events[-1])
-    for kind, form in [("upper_hand.change", {"seat": "1", "delta": "1", "reason": "Insult"}),
-                       ("round.next", {}),
-                       ("event.rona_thorne", {"drawer": "1"})]:
+    assert "Bo reached 20 Upper Hand and won" in dz.describe(events_state(started(3), events[:-1]), state, events[-1])
+    for kind, form in [
+        ("upper_hand.change", {"seat": "1", "delta": "1", "reason": "Insult"}),
+        ("round.next", {}),
+        ("event.rona_thorne", {"drawer": "1"}),
+    ]:
         with pytest.raises(RuleError, match="game is over: Bo reached 20"):
             act(before_win, kind, form)
     # undo = the core folds again without the voided event
@@ -240,6 +242,7 @@ def test_highest_wins_when_two_cross_twenty_at_once():
 
 
 # --- rounds, phases, tokens ---------------------------------------------------------------
+
 
 def test_round_cycle_and_race_chart():
     state = started(3, NO_TOKENS, initiative=2)
@@ -267,15 +270,14 @@ def test_stale_next_phase_cannot_skip_a_phase():
         step(state, "round.next", data)  # a second phone's tap on the same phase
     with pytest.raises(RuleError, match="already at round 1, Mission"):
         dz.parse("round.next", form, state, HOST, random.Random(1))  # the same stale button
-    with pytest.raises(RuleError, match="did not name the step"):   # malformed, not stale (issue 22)
+    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale (issue 22)
         dz.parse("round.next", {"force": "1"}, state, HOST, random.Random(1))  # names no step
     state = act(state, "round.next", {"to": "round 1, Clean-up"})
     assert state["phase"] == "Clean-up"
 
 
 def test_reveal_and_roll_order_and_challenges_to_draw():
-    state = started(5, [dz.MALORYS_OFFICE, "Bullpen", "Breakroom", "Applied Research Laboratories"],
-                    initiative=4)
+    state = started(5, [dz.MALORYS_OFFICE, "Bullpen", "Breakroom", "Applied Research Laboratories"], initiative=4)
     view = dz.view_for(state, HOST)
     assert view["reveal_order"] == [4, 5, 1, 2, 3]
     assert view["challenges_to_draw"] == 4
@@ -294,14 +296,13 @@ def test_movement_entries_and_first_player_effects():
     state = started(4, [dz.MALORYS_OFFICE, dz.CONTROL_ROOM, dz.RECEPTION], initiative=1)
     state = enter(state, 1, dz.MALORYS_OFFICE)
     state = enter(state, 2, dz.MALORYS_OFFICE)
-    assert state["entries"][1] == {"seat": 2, "location": dz.MALORYS_OFFICE, "first": False,
-                                   "foes_here": 1}
+    assert state["entries"][1] == {"seat": 2, "location": dz.MALORYS_OFFICE, "first": False, "foes_here": 1}
     event = ev("movement.enter", {"seat": 3, "location": dz.MALORYS_OFFICE})
     after = dz.apply(state, event)
     assert "rolls 2 dice" in dz.describe(state, after, event)
     state = enter(state, 3, dz.RECEPTION)
-    assert state["initiative"] == 3            # the token moves at once...
-    assert dz.reveal_order(state)[0] == 1      # ...but this round's order does not
+    assert state["initiative"] == 3  # the token moves at once...
+    assert dz.reveal_order(state)[0] == 1  # ...but this round's order does not
     state = enter(state, 4, dz.CONTROL_ROOM)
     assert state["mission_leader"] == 4
     locations = {loc["name"]: loc for loc in dz.view_for(state, HOST)["locations"]}
@@ -336,6 +337,7 @@ def test_location_effect_text():
 
 
 # --- Mission Leader -----------------------------------------------------------------------
+
 
 def test_least_upper_hand_leads_without_control_room():
     state = started(3, NO_TOKENS)
@@ -393,6 +395,7 @@ def test_control_room_entrant_leads_and_keeps_the_token():
 
 # --- Clean-up: the Initiative Token -------------------------------------------------------
 
+
 def through_round(state, entries=()):
     for seat, location in entries:
         state = enter(state, seat, location)
@@ -426,6 +429,7 @@ def test_initiative_goes_to_first_at_reception():
 
 # --- Challenges ---------------------------------------------------------------------------
 
+
 def test_challenge_only_in_the_mission():
     state = started(3)
     form = {"seat": "1", "type": "Booze", "difficulty": "8", "reward": "2"}
@@ -434,38 +438,51 @@ def test_challenge_only_in_the_mission():
     state = to_mission(state)
     state = act(state, "challenge.complete", form)
     assert state["upper_hand"][1] == 7
-    assert state["challenges"][1] == [{"type": "Booze", "difficulty": 8, "reward": 2,
-                                       "color": "", "round": 1}]
+    assert state["challenges"][1] == [{"type": "Booze", "difficulty": 8, "reward": 2, "color": "", "round": 1}]
     state = act(state, "round.next")
     with pytest.raises(RuleError, match="Clean-up phase now"):
         act(state, "challenge.complete", form)
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("reward", "0", "reward must be between 1 and 4"),
-    ("reward", "5", "reward must be between 1 and 4"),
-    ("difficulty", "5", "difficulty must be between 6 and 14"),
-    ("difficulty", "15", "difficulty must be between 6 and 14"),
-    ("type", "Charm", "Challenge type"),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("reward", "0", "reward must be between 1 and 4"),
+        ("reward", "5", "reward must be between 1 and 4"),
+        ("difficulty", "5", "difficulty must be between 6 and 14"),
+        ("difficulty", "15", "difficulty must be between 6 and 14"),
+        ("type", "Charm", "Challenge type"),
+    ],
+)
 def test_challenge_bad_input(field, value, message):
     state = to_mission(started(3))
     form = dict({"seat": "1", "type": "Guns", "difficulty": "10", "reward": "3"}, **{field: value})
     with pytest.raises(RuleError, match=message):
         act(state, "challenge.complete", form)
     with pytest.raises(RuleError, match=message):  # apply refuses it too
-        step(state, "challenge.complete",
-             {"seat": 1, "card": None, "type": "Guns", "difficulty": 10, "reward": 3,
-              **{field: int(value) if value.isdigit() else value}})
+        step(
+            state,
+            "challenge.complete",
+            {
+                "seat": 1,
+                "card": None,
+                "type": "Guns",
+                "difficulty": 10,
+                "reward": 3,
+                **{field: int(value) if value.isdigit() else value},
+            },
+        )
 
 
 def test_completed_types_and_mission_limit():
     state = to_mission(started(3))
     for seat, kind in ((1, "Booze"), (2, "Smarts")):
-        state = act(state, "challenge.complete",
-                    {"seat": str(seat), "type": kind, "difficulty": "6", "reward": "1"})
-    state = act(state, "challenge.correct",  # a card let Ana take a second one
-                {"seat": "1", "type": "Personal", "difficulty": "6", "reward": "1"})
+        state = act(state, "challenge.complete", {"seat": str(seat), "type": kind, "difficulty": "6", "reward": "1"})
+    state = act(
+        state,
+        "challenge.correct",  # a card let Ana take a second one
+        {"seat": "1", "type": "Personal", "difficulty": "6", "reward": "1"},
+    )
     assert dz.completed_types(state["challenges"][1]) == {"Booze": 1}
     assert dz.view_for(state, HOST)["seats"][0]["completed_types"] == {"Booze": 1}
     assert dz.mission_over(state)
@@ -477,9 +494,21 @@ def test_mission_cards_odds_and_whose_roll():
     state = to_mission(started(3, NO_TOKENS))  # everyone at 5: roll-off picks the leader
     leader = state["mission_leader"]
     order = dz.roll_order(state)
-    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
-                                          "type_2": "Guns", "difficulty_2": "12", "reward_2": "4",
-                                          "type_3": "Personal", "difficulty_3": "9", "reward_3": "2"})
+    state = act(
+        state,
+        "challenge.draw",
+        {
+            "type_1": "Booze",
+            "difficulty_1": "8",
+            "reward_1": "2",
+            "type_2": "Guns",
+            "difficulty_2": "12",
+            "reward_2": "4",
+            "type_3": "Personal",
+            "difficulty_3": "9",
+            "reward_3": "2",
+        },
+    )
     you = dz.view_for(state, {"role": "seat", "seat": 1})["you"]  # Ana plays Archer
     booze = you["odds"][0]
     assert booze["card"] == 1 and booze["options"][0]["dice"] == 3
@@ -494,10 +523,8 @@ def test_mission_cards_odds_and_whose_roll():
     with pytest.raises(RuleError, match="already completed"):
         act(state, "challenge.complete", {"seat": str(order[2]), "card": "1"})
     with pytest.raises(RuleError, match="not among this Mission's open cards"):
-        act(state, "challenge.complete", {"seat": str(order[2]), "type": "Sex", "difficulty": "6",
-                                          "reward": "1"})
-    state = act(state, "challenge.complete", {"seat": str(order[2]), "type": "Guns",
-                                              "difficulty": "12", "reward": "4"})
+        act(state, "challenge.complete", {"seat": str(order[2]), "type": "Sex", "difficulty": "6", "reward": "1"})
+    state = act(state, "challenge.complete", {"seat": str(order[2]), "type": "Guns", "difficulty": "12", "reward": "4"})
     assert state["mission"]["cards"][1]["done_by"] == order[2]
     assert dz.mission_over(state) and dz.whose_turn(state) is None
     with pytest.raises(RuleError, match="already completed"):
@@ -506,13 +533,13 @@ def test_mission_cards_odds_and_whose_roll():
 
 def test_too_many_challenge_cards():
     state = to_mission(started(2))
-    form = {f"{f}_{i}": v for i in range(1, 5)
-            for f, v in (("type", "Sex"), ("difficulty", "7"), ("reward", "1"))}
+    form = {f"{f}_{i}": v for i in range(1, 5) for f, v in (("type", "Sex"), ("difficulty", "7"), ("reward", "1"))}
     with pytest.raises(RuleError, match="draws 3 Challenge cards, not 4"):
         act(state, "challenge.draw", form)
 
 
 # --- odds and skill dice ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_odds_against_enumeration(count):
@@ -622,8 +649,7 @@ def test_uta_app_rolls_with_the_drawers_bonus():
     after = act(state, "event.uta", {"drawer": "2"}, rng=Scripted([2, 1, 2]))
     assert after["upper_hand"] == {1: 4, 2: 4, 3: 4}
     rolls = after["last_event"]
-    assert rolls["changes"] == [{"seat": 1, "delta": -2}, {"seat": 2, "delta": -2},
-                                {"seat": 3, "delta": -2}]
+    assert rolls["changes"] == [{"seat": 1, "delta": -2}, {"seat": 2, "delta": -2}, {"seat": 3, "delta": -2}]
     # drawer 2 rolls 1 (+1 = 2), seat 1 rolls 1: only seat 1 is lowest
     after = act(state, "event.uta", {"drawer": "2"}, rng=Scripted([1, 1, 4]))
     assert after["upper_hand"] == {1: 5, 2: 6, 3: 6}
@@ -676,6 +702,7 @@ def test_an_event_is_one_undoable_event():
 
 # --- roster, dice, views ------------------------------------------------------------------
 
+
 def test_token_holder_leaving_passes_the_token_on():
     state = started(4, NO_TOKENS, initiative=2)
     state = set_upper_hand(state, {3: 1})
@@ -717,15 +744,24 @@ def test_apply_does_not_mutate_its_input():
     assert json.dumps(state, sort_keys=True, default=str) == frozen
 
 
-@pytest.mark.parametrize("viewer", [HOST, {"role": "screen", "seat": None},
-                                    {"role": "seat", "seat": 2}])
+@pytest.mark.parametrize("viewer", [HOST, {"role": "screen", "seat": None}, {"role": "seat", "seat": 2}])
 def test_view_is_json_safe_everywhere(viewer):
-    for state in (seated(0), seated(3), ready(3), started(3),
-                  to_mission(started(3, EVENT_LOCATIONS))):
+    for state in (seated(0), seated(3), ready(3), started(3), to_mission(started(3, EVENT_LOCATIONS))):
         view = dz.view_for(state, viewer)
         assert json.loads(json.dumps(view)) is not None
-        for key in ("round", "phase", "seats", "locations", "initiative", "mission_leader",
-                    "reveal_order", "roll_order", "challenges_to_draw", "race", "standings"):
+        for key in (
+            "round",
+            "phase",
+            "seats",
+            "locations",
+            "initiative",
+            "mission_leader",
+            "reveal_order",
+            "roll_order",
+            "challenges_to_draw",
+            "race",
+            "standings",
+        ):
             assert key in view
 
 
@@ -738,6 +774,7 @@ def test_leaders_and_standings():
 
 # --- screens' helpers ---------------------------------------------------------------------
 
+
 def test_a_phone_reveals_and_rolls_only_for_itself():
     state = started(3)
     bo = {"role": "seat", "seat": 2}
@@ -748,10 +785,10 @@ def test_a_phone_reveals_and_rolls_only_for_itself():
     with pytest.raises(RuleError, match="your own seat"):
         act(state, "challenge.fail", {"seat": "3"}, by=bo)
     with pytest.raises(RuleError, match="your own seat"):
-        act(state, "challenge.complete", {"seat": "1", "type": "Booze", "difficulty": "8",
-                                          "reward": "2"}, by=bo)
-    state = act(state, "challenge.complete", {"seat": "3", "type": "Booze", "difficulty": "8",
-                                              "reward": "2"})  # the host may
+        act(state, "challenge.complete", {"seat": "1", "type": "Booze", "difficulty": "8", "reward": "2"}, by=bo)
+    state = act(
+        state, "challenge.complete", {"seat": "3", "type": "Booze", "difficulty": "8", "reward": "2"}
+    )  # the host may
     assert state["upper_hand"][3] == 7
 
 
@@ -773,8 +810,7 @@ def test_woodhouse_amount_with_a_sign():
 
 def test_roll_off_from_ticked_players_or_everyone():
     state = seated(3)
-    state = act(state, "dice.roll", {"rolloff": "1", "with_1": "1", "with_3": "1", "dice": "1"},
-                rng=Scripted([2, 6]))
+    state = act(state, "dice.roll", {"rolloff": "1", "with_1": "1", "with_3": "1", "dice": "1"}, rng=Scripted([2, 6]))
     assert state["last_roll"]["rolloff"]["winner"] == 3
     state = act(state, "dice.roll", {"seats": "all", "dice": "1"}, rng=Scripted([1, 2, 3]))
     assert [r["seat"] for r in state["last_roll"]["rolloff"]["rounds"][0]] == [1, 2, 3]
@@ -797,8 +833,11 @@ def test_leader_preview_explains_who_would_lead():
     assert "nobody entered the Control Room" in dz.leader_preview(empty)["text"]
     with_room = enter(with_room, 1, dz.CONTROL_ROOM)
     assert dz.leader_preview(with_room) == {
-        "seat": 1, "tied": [], "short": "first into the Control Room",
-        "text": "Ana leads the Mission: first into the Control Room."}
+        "seat": 1,
+        "tied": [],
+        "short": "first into the Control Room",
+        "text": "Ana leads the Mission: first into the Control Room.",
+    }
     assert dz.leader_preview(to_mission(with_room)) is None
 
 
@@ -821,14 +860,14 @@ def test_with_box_folds_in_tile_text_and_typed_dice():
     view = dz.view_for(state, {"role": "seat", "seat": 2})  # Bo plays Lana
     assert [o["dice"] for o in view["you"]["odds"][0]["options"]] == [3, 2, 1]
     before = copy.deepcopy(view)
-    boxed = dz.with_box(view, {"location-bullpen": "Gain 1.", "breakroom": " ",
-                               "lana-dice": "Booze 2, Guns 3, Sex 1, Smarts 2"})
+    boxed = dz.with_box(
+        view, {"location-bullpen": "Gain 1.", "breakroom": " ", "lana-dice": "Booze 2, Guns 3, Sex 1, Smarts 2"}
+    )
     by_name = {loc["name"]: loc for loc in boxed["locations"]}
     assert by_name["Bullpen"]["effect"] == "Gain 1." and by_name["Bullpen"]["box_text"] == "Gain 1."
     assert by_name["Breakroom"]["effect"] == dz.SEE_YOUR_TILE
     assert by_name[dz.RECEPTION]["effect"] == "Take the Initiative Token."
-    assert boxed["you"]["odds"][0]["options"] == [
-        {"dice": 3, "source": "box", "success": 62.5, "card": 70.4}]
+    assert boxed["you"]["odds"][0]["options"] == [{"dice": 3, "source": "box", "success": 62.5, "card": 70.4}]
     assert boxed["you"]["skill_dice"]["Booze"] == {"dice": 2, "source": "box"}
     assert view["you"]["odds"][0]["options"][0]["source"] is None  # the input is untouched
     assert view == before
@@ -906,8 +945,18 @@ def test_cheryls_dice_come_from_the_rulebook():
 
 def test_one_challenge_per_player_per_mission():
     state = to_mission(started(3))
-    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
-                                          "type_2": "Guns", "difficulty_2": "9", "reward_2": "3"})
+    state = act(
+        state,
+        "challenge.draw",
+        {
+            "type_1": "Booze",
+            "difficulty_1": "8",
+            "reward_1": "2",
+            "type_2": "Guns",
+            "difficulty_2": "9",
+            "reward_2": "3",
+        },
+    )
     state = act(state, "challenge.complete", {"seat": "1", "card": "1"})
     with pytest.raises(RuleError, match="Ana completed Booze 8 in this Mission.*one Challenge"):
         act(state, "challenge.complete", {"seat": "1", "card": "2"})
@@ -916,8 +965,9 @@ def test_one_challenge_per_player_per_mission():
     state = act(state, "challenge.fail", {"seat": "2"})
     with pytest.raises(RuleError, match="Bo already rolled"):
         act(state, "challenge.complete", {"seat": "2", "card": "2"})
-    event = ev("challenge.correct", dz.parse("challenge.correct", {"seat": "1", "card": "2"},
-                                             state, HOST, random.Random(1)))
+    event = ev(
+        "challenge.correct", dz.parse("challenge.correct", {"seat": "1", "card": "2"}, state, HOST, random.Random(1))
+    )
     after = dz.apply(state, event)
     assert after["upper_hand"][1] == 5 + 2 + 3
     assert dz.describe(state, after, event).startswith("Correction by the host: Ana completed Guns 9")
@@ -928,8 +978,9 @@ def test_tokens_moved_by_hand_are_logged_and_stay_at_clean_up():
     state = started(3, NO_TOKENS, initiative=1)
     with pytest.raises(RuleError, match="Pick the Initiative Token"):
         act(state, "token.move", {"token": "hat", "seat": "2"})
-    event = ev("token.move", dz.parse("token.move", {"token": "initiative", "seat": "3"},
-                                      state, HOST, random.Random(1)))
+    event = ev(
+        "token.move", dz.parse("token.move", {"token": "initiative", "seat": "3"}, state, HOST, random.Random(1))
+    )
     moved = dz.apply(state, event)
     assert dz.describe(state, moved, event) == "The host moved the Initiative Token to Cy by hand"
     assert moved["initiative"] == 3 and dz.reveal_order(moved) == [1, 2, 3]  # this round's order stays
@@ -957,8 +1008,7 @@ def test_the_clockwise_order_is_confirmed_before_round_one():
         state = act(state, "character.pick", {"seat": seat, "character": dz.CHARACTERS[seat]})
     state = act(state, "initiative.record", {"seat": "1"})
     state = step(state, "locations.draw", {"locations": NO_TOKENS, "draw": 1})
-    assert dz.setup_problems(state) == [
-        "Check that the seats are listed clockwise, as you sit, and confirm it."]
+    assert dz.setup_problems(state) == ["Check that the seats are listed clockwise, as you sit, and confirm it."]
     with pytest.raises(RuleError, match="seats changed since this page"):
         act(state, "order.confirm", {"order": "1,3,2"})
     state = step(state, "seat.reorder", {"order": [1, 3, 2]})
@@ -996,7 +1046,8 @@ def test_starting_the_mission_early_names_who_and_logs_who_forced_it():
     after = dz.apply(state, event)
     assert dz.describe(state, after, event).endswith("(Ana went on before Bo and Cy revealed)")
     assert dz.view_for(after, {"role": "seat", "seat": 2})["you"]["notice"] == (
-        "Ana started the Mission before you revealed your token.")
+        "Ana started the Mission before you revealed your token."
+    )
     assert dz.view_for(after, ana)["you"]["notice"] is None
     # Ending the Mission early names who has not rolled; once everyone is done, no question.
     with pytest.raises(RuleError, match="have not rolled yet"):
@@ -1022,22 +1073,33 @@ def test_mission_leader_tie_can_be_rolled_at_the_table():
 
 def test_a_quick_change_without_a_reason_logs_none():
     state = started(3)
-    event = ev("upper_hand.change", dz.parse("upper_hand.change", {"seat": "1", "delta": "1"},
-                                             state, HOST, random.Random(1)))
+    event = ev(
+        "upper_hand.change", dz.parse("upper_hand.change", {"seat": "1", "delta": "1"}, state, HOST, random.Random(1))
+    )
     assert event["data"]["reason"] == ""
     assert dz.describe(state, dz.apply(state, event), event) == "Ana +1 Upper Hand (now 6)"
 
 
 def test_challenge_colours_and_the_personal_switch():
     state = to_mission(started(3))
-    state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
-                                          "color_1": " red ", "personal_2": "1",
-                                          "difficulty_2": "9", "reward_2": "2", "color_2": "Blue"})
+    state = act(
+        state,
+        "challenge.draw",
+        {
+            "type_1": "Booze",
+            "difficulty_1": "8",
+            "reward_1": "2",
+            "color_1": " red ",
+            "personal_2": "1",
+            "difficulty_2": "9",
+            "reward_2": "2",
+            "color_2": "Blue",
+        },
+    )
     cards = state["mission"]["cards"]
     assert [(c["type"], c["color"]) for c in cards] == [("Booze", "Red"), ("Personal", "Blue")]
     with pytest.raises(RuleError, match="colour"):
-        act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2",
-                                      "color_1": "<b>x</b>"})
+        act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2", "color_1": "<b>x</b>"})
     state = act(state, "challenge.complete", {"seat": "1", "card": "1"})
     seat = dz.view_for(state, HOST)["seats"][0]
     assert seat["challenges"][0]["color"] == "Red" and seat["colors"] == ["Red"]
@@ -1046,7 +1108,6 @@ def test_challenge_colours_and_the_personal_switch():
 def test_app_dice_for_a_challenge_count_cards_and_compare():
     state = to_mission(started(3))
     state = act(state, "challenge.draw", {"type_1": "Booze", "difficulty_1": "8", "reward_1": "2"})
-    state = act(state, "dice.roll", {"dice": "3", "card": "1"}, by={"role": "seat", "seat": 1},
-                rng=Scripted([5, 6, 1]))
+    state = act(state, "dice.roll", {"dice": "3", "card": "1"}, by={"role": "seat", "seat": 1}, rng=Scripted([5, 6, 1]))
     roll = state["last_roll"]
     assert roll["roll"] == [5, 6, 1] and roll["difficulty"] == 8 and roll["type"] == "Booze"

@@ -36,6 +36,7 @@ def describe_last(state, kind, form, by, rng):
 
 # --- the Initiative roll-off, seat by seat --------------------------------------------------
 
+
 def test_each_seat_rolls_its_own_dice_and_the_tied_roll_again():
     state = seated(3)
     view = dz.view_for(state, HOST)["initiative"]["rolling"]
@@ -58,17 +59,21 @@ def test_each_seat_rolls_its_own_dice_and_the_tied_roll_again():
     with pytest.raises(RuleError, match="roll 2 of the Initiative roll-off, Ana and Cy tied"):
         roll(state, 1, 1, [6, 6, 6])
     state = roll(state, 3, 2, [2, 2, 2])
-    with pytest.raises(RuleError, match="older screen"):   # Cy's second tap
+    with pytest.raises(RuleError, match="older screen"):  # Cy's second tap
         roll(state, 3, 2, [6, 6, 6])
     line = describe_last(state, "initiative.seat_roll", {"seat": 1, "to": 2}, TABLET(1), Scripted([3, 3, 3]))
-    assert line == ("Ana rolled 3+3+3 = 9 for the Initiative (roll 2 of the roll-off); "
-                    "Ana won the Initiative roll-off (Ana 9, Cy 6)")
+    assert line == (
+        "Ana rolled 3+3+3 = 9 for the Initiative (roll 2 of the roll-off); "
+        "Ana won the Initiative roll-off (Ana 9, Cy 6)"
+    )
     state = roll(state, 1, 2, [3, 3, 3])
     assert state["initiative"] == 1
     why = state["initiative_why"]
     assert why["rule"] == "rolloff" and why["by_seats"]
-    assert [[(r["seat"], r["total"]) for r in rows] for rows in why["rolloff"]["rounds"]] == \
-        [[(1, 12), (2, 3), (3, 12)], [(1, 9), (3, 6)]]
+    assert [[(r["seat"], r["total"]) for r in rows] for rows in why["rolloff"]["rounds"]] == [
+        [(1, 12), (2, 3), (3, 12)],
+        [(1, 9), (3, 6)],
+    ]
     view = dz.view_for(state, HOST)["initiative"]
     assert view["rolling"] is None and view["rolloff"]["winner"] == 1 and "won the roll-off" in view["why"]
     # Settled: no more rolls, and the reveal order starts with Ana.
@@ -110,6 +115,7 @@ def test_the_host_roll_off_replaces_the_seats_and_a_leaver_settles_it():
 
 # --- the foes, a Challenge roll, the Event card, a token -------------------------------------
 
+
 def test_the_foes_dice_are_the_rules_count_and_rolled_once():
     state = started(3, NO_TOKENS, initiative=1)
     state = enter(state, 1, "Breakroom")
@@ -142,8 +148,7 @@ def test_a_challenge_roll_once_per_mission():
     state = to_mission(state)
     with pytest.raises(RuleError, match="between 1 and 3"):
         act(state, "dice.roll", {"for": "challenge", "seat": 1, "dice": "4"}, by=TABLET(1))
-    state = act(state, "dice.roll", {"for": "challenge", "seat": 1, "dice": "2"}, by=TABLET(1),
-                rng=Scripted([6, 3]))
+    state = act(state, "dice.roll", {"for": "challenge", "seat": 1, "dice": "2"}, by=TABLET(1), rng=Scripted([6, 3]))
     assert state["last_roll"]["roll"] == [6, 3] and state["mission"]["rolled"] == [1]
     with pytest.raises(RuleError, match="each player rolls once"):
         act(state, "dice.roll", {"for": "challenge", "seat": 1, "dice": "2"}, by=TABLET(1))
@@ -187,6 +192,11 @@ def test_a_seat_takes_a_token_a_card_hands_it_once():
 
 
 def test_the_host_only_steps_left():
-    assert dz.HOST_ONLY == {"locations.draw", "initiative.roll", "initiative.record", "order.confirm",
-                            "challenge.correct"}
+    assert dz.HOST_ONLY == {
+        "locations.draw",
+        "initiative.roll",
+        "initiative.record",
+        "order.confirm",
+        "challenge.correct",
+    }
     assert dz.NOT_SHARED == dz.HOST_ONLY and dz.SHARED == set(dz.KINDS) - dz.HOST_ONLY

@@ -97,6 +97,7 @@ def test_roll_off_gives_up_on_a_stuck_rng():
     class Stuck:
         def randint(self, low, high):
             return 3
+
     with pytest.raises(RuntimeError):
         dice.roll_off([1, 2], Stuck(), dice_count=1)
 

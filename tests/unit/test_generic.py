@@ -17,14 +17,19 @@ def step(state, kind, data, event_id):
 def test_apply_never_changes_its_input():
     state = generic.new_state()
     history = []
-    for n, (kind, data) in enumerate([
-            ("seat.join", {"seat": 1, "name": "Ana"}), ("seat.join", {"seat": 2, "name": "Bo"}),
+    for n, (kind, data) in enumerate(
+        [
+            ("seat.join", {"seat": 1, "name": "Ana"}),
+            ("seat.join", {"seat": 2, "name": "Bo"}),
             ("score", {"seat": 1, "delta": 3, "reason": "Points"}),
             ("seat.rename", {"seat": 1, "name": "Anna"}),
             ("score", {"seat": 2, "delta": -1, "reason": "Penalty"}),
             ("seat.join", {"seat": 3, "name": "Cy"}),
             ("score", {"seat": 3, "delta": 5, "reason": "Bonus"}),
-            ("seat.remove", {"seat": 2})], start=1):
+            ("seat.remove", {"seat": 2}),
+        ],
+        start=1,
+    ):
         history.append((state, copy.deepcopy(state)))
         state = step(state, kind, data, n)
     for before, frozen in history:

@@ -9,6 +9,7 @@ from helpers import ROOT as CHECKOUT
 
 ROOT = CHECKOUT / "companion"
 
+
 def module_name(path):
     parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -30,7 +31,7 @@ def imports(name, path):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - node.level + 1]
+                anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
@@ -83,17 +84,20 @@ def test_the_check_finds_a_circle(monkeypatch):
 
 
 def pure_modules():
-    return [name for name in MODULES
-            if name.startswith("companion.games") and not name.endswith(".routes")]
+    return [name for name in MODULES if name.startswith("companion.games") and not name.endswith(".routes")]
 
 
 def test_game_rules_import_neither_flask_nor_the_web_layer():
     for name in pure_modules():
         tree = ast.parse(MODULES[name].read_text())
-        outside = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                   for alias in node.names}
-        outside |= {node.module.split(".")[0] for node in ast.walk(tree)
-                    if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+        outside = {
+            alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        }
+        outside |= {
+            node.module.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        }
         assert not outside & {"flask", "werkzeug", "jinja2", "htmx_flask", "markupsafe"}, name
         web = {m for m in GRAPH[name] if not m.startswith("companion.games")}
         assert not web, (name, web)  # every companion module outside the games is the web layer
@@ -105,17 +109,23 @@ def test_the_app_registers_each_games_routes_and_hooks(app):
 
 
 def test_no_module_is_over_500_lines():
-    long = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()
-            if len(path.read_text().splitlines()) > 500}
+    long = {
+        name: len(path.read_text().splitlines())
+        for name, path in MODULES.items()
+        if len(path.read_text().splitlines()) > 500
+    }
     assert not long, long
 
 
 def test_one_door_loads_a_tables_request():
     """Only door.py asks for a table by its code and for who is asking; every view reads
     them from there (g.table, door.viewer(), door.require())."""
-    callers = {name for name, path in MODULES.items()
-               if name not in ("companion.access.door", "companion.access")
-               and ("table_or_404(" in path.read_text() or "current_viewer(" in path.read_text())}
+    callers = {
+        name
+        for name, path in MODULES.items()
+        if name not in ("companion.access.door", "companion.access")
+        and ("table_or_404(" in path.read_text() or "current_viewer(" in path.read_text())
+    }
     assert callers <= {"companion.web.pages"}, callers  # pages: the viewer a stream's look renders for
 
 

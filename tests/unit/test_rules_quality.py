@@ -22,6 +22,7 @@ def rank(row):
 
 # ---------------------------------------------------------------- the question set
 
+
 def test_question_set_covers_the_three_games():
     assert len(QUESTIONS) >= 60
     per_game = {g: sum(1 for row in QUESTIONS if wanted(row)[0] == g) for g in rules.GAMES}
@@ -51,7 +52,7 @@ URL_FOR_ENTRY = re.compile(r"""url_for\(\s*['"]rules\.entry['"][^)]*?entry\s*=\s
 LITERAL = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 CONDITIONAL = re.compile(r"^(?P<then>.+?)\s+if\s+.+?\s+else\s+(?P<else>.+)$", re.S)
 EXPRESSION = re.compile(r"\{\{.*?\}\}")
-ROUTES_WITHOUT_ENTRY = {"box", "box.json"}     # /rules/box, /rules/box.json: not games
+ROUTES_WITHOUT_ENTRY = {"box", "box.json"}  # /rules/box, /rules/box.json: not games
 
 
 def _game_module_ids(package, name):
@@ -126,11 +127,10 @@ def template_links(root):
                 for entry_id in DYNAMIC[key]():
                     links.append((rel, game, entry_id, f"m.help({expr})"))
         for m in HREF.finditer(text):
-            segments = m.group(1).split("/")[2:]      # after "", "rules"
+            segments = m.group(1).split("/")[2:]  # after "", "rules"
             if len(segments) >= 2 and not EXPRESSION.fullmatch(segments[1]):
                 target = segments[0]
-                links.append((rel, game if EXPRESSION.fullmatch(target) else target,
-                              segments[1], m.group(1)))
+                links.append((rel, game if EXPRESSION.fullmatch(target) else target, segments[1], m.group(1)))
             elif len(segments) == 1 and segments[0] and not EXPRESSION.fullmatch(segments[0]):
                 assert segments[0] in rules.GAMES or segments[0] in ROUTES_WITHOUT_ENTRY, (rel, m.group(1))
         for m in URL_FOR_ENTRY.finditer(text):
@@ -168,5 +168,6 @@ def test_the_link_scan_reads_conditionals_and_views():
 def test_the_tie_break_reads_the_same_on_the_end_screen_and_in_the_lookup():
     from companion.games import assassins
     from companion.lookup import search
+
     assert assassins.TIE_BREAK_READING in search.get("assassins", "reading-tie-break")["body"]
     assert assassins.TIE_BREAK_READING in search.get("assassins", "game-end")["body"]

@@ -24,19 +24,34 @@ BLACKMAIL_CARDS = {  # number: (title, copies, a nickname)
     1: ("Sterling Archer", 5, "Sterling"),
 }
 DZ_CHARACTERS = {  # id: (title, nickname)
-    "archer": ("Sterling Archer", "Archer"), "lana": ("Lana Kane", "Lana"),
-    "malory": ("Malory Archer", "Malory"), "cyril": ("Cyril Figgis", "Cyril"),
-    "pam": ("Pam Poovey", "Pam"), "cheryl": ("Cheryl Tunt", "Cheryl"),
-    "krieger": ("Dr. Krieger", "Krieger"), "ray": ("Ray Gillette", "Ray"),
+    "archer": ("Sterling Archer", "Archer"),
+    "lana": ("Lana Kane", "Lana"),
+    "malory": ("Malory Archer", "Malory"),
+    "cyril": ("Cyril Figgis", "Cyril"),
+    "pam": ("Pam Poovey", "Pam"),
+    "cheryl": ("Cheryl Tunt", "Cheryl"),
+    "krieger": ("Dr. Krieger", "Krieger"),
+    "ray": ("Ray Gillette", "Ray"),
 }
-DZ_LOCATIONS = {"malorys-office": "Malory's Office", "breakroom": "Breakroom",
-                "control-room": "Control Room", "bullpen": "Bullpen", "reception": "Reception",
-                "applied-research": "Applied Research Laboratories"}
-DZ_CHALLENGES = ["challenge-booze", "challenge-guns", "challenge-sex", "challenge-smarts",
-                 "personal-challenge"]
+DZ_LOCATIONS = {
+    "malorys-office": "Malory's Office",
+    "breakroom": "Breakroom",
+    "control-room": "Control Room",
+    "bullpen": "Bullpen",
+    "reception": "Reception",
+    "applied-research": "Applied Research Laboratories",
+}
+DZ_CHALLENGES = ["challenge-booze", "challenge-guns", "challenge-sex", "challenge-smarts", "personal-challenge"]
 DZ_EVENTS = ["embarrassing-pictures", "rona-thorne", "uta", "woodhouse"]
-AOA_CARDS = {"magician": "Magician", "grave-digger": "Grave Digger", "soldier": "Soldier",
-             "cook": "Cook", "sergeant": "Sergeant", "chef": "Chef", "wizard": "Wizard"}
+AOA_CARDS = {
+    "magician": "Magician",
+    "grave-digger": "Grave Digger",
+    "soldier": "Soldier",
+    "cook": "Cook",
+    "sergeant": "Sergeant",
+    "chef": "Chef",
+    "wizard": "Wizard",
+}
 
 
 def ids(results):
@@ -44,6 +59,7 @@ def ids(results):
 
 
 # ---------------------------------------------------------------- the data files
+
 
 def test_data_files_are_consistent():
     assert rules.check_data() == []
@@ -74,19 +90,19 @@ def test_blackmail_deck_is_sixteen_cards():
     assert rules.get("blackmail", "vp-to-win")["table"]["rows"] == [
         {"Players": "2", "Victory Points to win": "6"},
         {"Players": "3", "Victory Points to win": "4"},
-        {"Players": "4", "Victory Points to win": "3"}]
+        {"Players": "4", "Victory Points to win": "3"},
+    ]
 
 
 def test_danger_zone_components():
     for cid, (title, _) in DZ_CHARACTERS.items():
         e = rules.get("danger-zone", cid)
         assert (e["kind"], e["title"]) == ("card", title)
-        if cid != "archer":   # only Archer's dice are in the rulebook
+        if cid != "archer":  # only Archer's dice are in the rulebook
             dice = rules.get("danger-zone", f"{cid}-dice")
             assert dice["kind"] == "missing"
             assert "printed on your component" in dice["body"]
-    assert rules.get("danger-zone", "archer")["skills"] == {
-        "booze": 3, "guns": 2, "sex": 2, "smarts": 1}
+    assert rules.get("danger-zone", "archer")["skills"] == {"booze": 3, "guns": 2, "sex": 2, "smarts": 1}
     # Cheryl: only what the rulebook's examples give (Sex her 3-die skill, Booze 2 dice)
     assert rules.get("danger-zone", "cheryl")["specialty"] == "sex"
     assert rules.get("danger-zone", "cheryl")["skills"] == {"sex": 3, "booze": 2}
@@ -106,10 +122,13 @@ def test_assassins_cards_are_printed_on_your_component():
     for cid, name in AOA_CARDS.items():
         e = rules.get("assassins", cid)
         assert (e["kind"], e["title"]) == ("missing", name)
-        assert "number" not in e and "copies" not in e   # the rulebook gives neither
+        assert "number" not in e and "copies" not in e  # the rulebook gives neither
         assert "printed on your component" in e["body"]
     assert {rules.get("assassins", c)["replaces"] for c in ("sergeant", "chef", "wizard")} == {
-        "soldier", "cook", "magician"}
+        "soldier",
+        "cook",
+        "magician",
+    }
     assert rules.get("assassins", "deck-list")["kind"] == "missing"
     for cid in ("rows", "points", "ghost", "ghost-play", "extra-cards", "players-table"):
         assert rules.get("assassins", cid) is not None
@@ -117,11 +136,20 @@ def test_assassins_cards_are_printed_on_your_component():
 
 def test_the_design_readings_are_there():
     expected = {
-        "danger-zone": ["reading-upper-hand-floor", "reading-instant-win",
-                        "reading-unclaimed-leader", "reading-reception-initiative",
-                        "reading-control-room-leader"],
-        "blackmail": ["reading-cyril-round", "reading-round-end-deck", "reading-lana-deal",
-                      "reading-ray-empty-deck", "reading-next-first-player"],
+        "danger-zone": [
+            "reading-upper-hand-floor",
+            "reading-instant-win",
+            "reading-unclaimed-leader",
+            "reading-reception-initiative",
+            "reading-control-room-leader",
+        ],
+        "blackmail": [
+            "reading-cyril-round",
+            "reading-round-end-deck",
+            "reading-lana-deal",
+            "reading-ray-empty-deck",
+            "reading-next-first-player",
+        ],
         "assassins": ["reading-tie-break", "reading-all-equal"],
     }
     for game, wanted in expected.items():
@@ -178,6 +206,7 @@ def test_the_game_modules_agree_with_the_lookup():
 
 # ---------------------------------------------------------------- search: finding things
 
+
 @pytest.mark.parametrize("number", sorted(BLACKMAIL_CARDS))
 def test_blackmail_card_by_name_number_and_nickname(number):
     title, _, nickname = BLACKMAIL_CARDS[number]
@@ -185,7 +214,7 @@ def test_blackmail_card_by_name_number_and_nickname(number):
     assert ids(rules.search(str(number), "blackmail"))[0] == want
     assert ids(rules.search(title, "blackmail"))[0] == want
     assert ids(rules.search(nickname, "blackmail"))[0] == want
-    assert want in ids(rules.search(title))          # across all games too
+    assert want in ids(rules.search(title))  # across all games too
 
 
 def test_seven_in_blackmail_is_lana():
@@ -207,32 +236,38 @@ def test_character_name_across_games_finds_both_cards():
     assert ("danger-zone", "lana") in found[:3] and ("blackmail", "lana-kane") in found[:3]
 
 
-@pytest.mark.parametrize("game,cid,title", [
-    *[("danger-zone", k, v) for k, v in DZ_LOCATIONS.items()],
-    *[("assassins", k, v) for k, v in AOA_CARDS.items()],
-    ("danger-zone", "embarrassing-pictures", "Embarrassing Pictures"),
-    ("danger-zone", "rona-thorne", "Rona Thorne"),
-    ("danger-zone", "woodhouse", "Woodhouse"),
-    ("danger-zone", "uta", "Uta"),
-    ("danger-zone", "personal-challenge", "Personal Challenge"),
-])
+@pytest.mark.parametrize(
+    "game,cid,title",
+    [
+        *[("danger-zone", k, v) for k, v in DZ_LOCATIONS.items()],
+        *[("assassins", k, v) for k, v in AOA_CARDS.items()],
+        ("danger-zone", "embarrassing-pictures", "Embarrassing Pictures"),
+        ("danger-zone", "rona-thorne", "Rona Thorne"),
+        ("danger-zone", "woodhouse", "Woodhouse"),
+        ("danger-zone", "uta", "Uta"),
+        ("danger-zone", "personal-challenge", "Personal Challenge"),
+    ],
+)
 def test_other_cards_by_name(game, cid, title):
     assert ids(rules.search(title, game))[0] == (game, cid)
 
 
-@pytest.mark.parametrize("query,game,want", [
-    ("UH", None, ("danger-zone", "upper-hand")),
-    ("uh", "danger-zone", ("danger-zone", "upper-hand")),
-    ("VP", "blackmail", ("blackmail", "vp-to-win")),
-    ("ML", "danger-zone", ("danger-zone", "mission-leader-token")),
-    ("prelim", "assassins", ("assassins", "points")),
-    ("dead", "assassins", ("assassins", "killed")),
-    ("dz setup", None, ("danger-zone", "setup")),
-    ("ghost", None, ("assassins", "ghost")),
-    ("malory's office", None, ("danger-zone", "malorys-office")),
-    ("quick reference", "assassins", ("assassins", "quickref")),
-    ("cheat sheet", "blackmail", ("blackmail", "quickref")),
-])
+@pytest.mark.parametrize(
+    "query,game,want",
+    [
+        ("UH", None, ("danger-zone", "upper-hand")),
+        ("uh", "danger-zone", ("danger-zone", "upper-hand")),
+        ("VP", "blackmail", ("blackmail", "vp-to-win")),
+        ("ML", "danger-zone", ("danger-zone", "mission-leader-token")),
+        ("prelim", "assassins", ("assassins", "points")),
+        ("dead", "assassins", ("assassins", "killed")),
+        ("dz setup", None, ("danger-zone", "setup")),
+        ("ghost", None, ("assassins", "ghost")),
+        ("malory's office", None, ("danger-zone", "malorys-office")),
+        ("quick reference", "assassins", ("assassins", "quickref")),
+        ("cheat sheet", "blackmail", ("blackmail", "quickref")),
+    ],
+)
 def test_table_words(query, game, want):
     assert ids(rules.search(query, game))[0] == want
 
@@ -246,8 +281,7 @@ def test_prefix_as_you_type():
 
 def test_questions_find_answers():
     assert ("blackmail", "game-end") in ids(rules.search("how many points to win", "blackmail"))[:3]
-    assert ("blackmail", "round-end") in ids(
-        rules.search("what happens when the deck is empty", "blackmail"))[:5]
+    assert ("blackmail", "round-end") in ids(rules.search("what happens when the deck is empty", "blackmail"))[:5]
     assert ("danger-zone", "locations-by-players") in ids(rules.search("5p", "danger-zone"))[:2]
 
 
@@ -267,17 +301,21 @@ def test_results_carry_source_and_label():
 
 # ---------------------------------------------------------------- search: issue 17
 
-@pytest.mark.parametrize("query,game,want", [
-    ("kreiger", "danger-zone", "krieger"),
-    ("kruger", "danger-zone", "krieger"),
-    ("kreiger", "blackmail", "dr-krueger"),
-    ("kruger", "blackmail", "dr-krueger"),
-    ("recepton", "danger-zone", "reception"),
-    ("magican", "assassins", "magician"),
-    ("malroy", "blackmail", "malory-archer"),
-    ("grave diger", "assassins", "grave-digger"),
-    ("embarassing pictures", "danger-zone", "embarrassing-pictures"),
-])
+
+@pytest.mark.parametrize(
+    "query,game,want",
+    [
+        ("kreiger", "danger-zone", "krieger"),
+        ("kruger", "danger-zone", "krieger"),
+        ("kreiger", "blackmail", "dr-krueger"),
+        ("kruger", "blackmail", "dr-krueger"),
+        ("recepton", "danger-zone", "reception"),
+        ("magican", "assassins", "magician"),
+        ("malroy", "blackmail", "malory-archer"),
+        ("grave diger", "assassins", "grave-digger"),
+        ("embarassing pictures", "danger-zone", "embarrassing-pictures"),
+    ],
+)
 def test_misspelt_names_find_the_entry(query, game, want):
     assert ids(rules.search(query, game))[0] == (game, want)
 
@@ -295,15 +333,21 @@ def test_an_exact_word_is_never_corrected():
 def test_edit_distance_counts_a_swap_once():
     assert rules._distance("kreiger", "krieger", 2) == 1
     assert rules._distance("kruger", "krueger", 2) == 1
-    assert rules._distance("abc", "xyz", 1) == 2     # over the limit: limit + 1
+    assert rules._distance("abc", "xyz", 1) == 2  # over the limit: limit + 1
     assert rules._distance("magican", "magician", 2) == 1
     assert rules._distance("wizzard", "wizard", 1) == 1
 
 
 def test_word_forms_share_a_stem():
     from companion.lookup.index import _stem
-    for forms in (("protected", "protection", "protecting"), ("eliminated", "elimination"),
-                  ("copies", "copy"), ("games", "game"), ("scored", "scores", "scoring")):
+
+    for forms in (
+        ("protected", "protection", "protecting"),
+        ("eliminated", "elimination"),
+        ("copies", "copy"),
+        ("games", "game"),
+        ("scored", "scores", "scoring"),
+    ):
         assert len({_stem(w) for w in forms}) == 1, forms
     assert ("blackmail", "cheryl-tunt") in ids(rules.search("protection", "blackmail"))[:3]
 
@@ -311,8 +355,12 @@ def test_word_forms_share_a_stem():
 def test_stemming_from_many_threads_gives_the_same_stems():
     # one Snowball stemmer object is shared; it keeps state while it works
     from companion.lookup.index import _stem
-    words = [f"{root}{end}" for root in ("protect", "elimin", "shuffl", "guess", "score")
-             for end in ("ed", "ing", "ion", "s", "ations", "ingly")]
+
+    words = [
+        f"{root}{end}"
+        for root in ("protect", "elimin", "shuffl", "guess", "score")
+        for end in ("ed", "ing", "ion", "s", "ations", "ingly")
+    ]
     expected = [_stem.__wrapped__(w) for w in words]
     seen = []
 
@@ -323,9 +371,9 @@ def test_stemming_from_many_threads_gives_the_same_stems():
     assert run_together(work, 4) == [] and len(seen) == 200 and all(s == expected for s in seen)
 
 
-@pytest.mark.parametrize("query", ["everyone else is protected",
-                                   "what if everyone else is protected",
-                                   "everybody else is protected"])
+@pytest.mark.parametrize(
+    "query", ["everyone else is protected", "what if everyone else is protected", "everybody else is protected"]
+)
 def test_words_only_found_in_running_text_weigh_less(query):
     # "everyone" and "else" name no topic: the entry about protection must not sink below
     # entries that merely use both words somewhere in their text
@@ -337,13 +385,11 @@ def test_game_title_words_do_not_match_every_entry():
     # "Archer" names cards in both Archer games, so it is a word there, but a card's
     # surname does not make every entry of the game an "Archer" match
     assert ids(rules.search("archer skills", "danger-zone"))[0] == ("danger-zone", "archer")
-    assert ids(rules.search("can I guess Archer with Archer", "blackmail"))[0] == (
-        "blackmail", "sterling-archer")
+    assert ids(rules.search("can I guess Archer with Archer", "blackmail"))[0] == ("blackmail", "sterling-archer")
     assert len(rules.search("archer", "danger-zone", limit=100)) < len(rules.entries("danger-zone")) / 2
     # words naming no card pick the game: dropped in its own lookup...
     assert ids(rules.search("blackmail setup", "blackmail"))[0] == ("blackmail", "setup")
-    assert ids(rules.search("danger zone", "danger-zone")) == [
-        ("danger-zone", "overview"), ("danger-zone", "quickref")]
+    assert ids(rules.search("danger zone", "danger-zone")) == [("danger-zone", "overview"), ("danger-zone", "quickref")]
     # ...and narrowing the all-games box to it
     assert {e["game"] for e in rules.search("assassins tie")} == {"assassins"}
 
@@ -361,10 +407,8 @@ def test_numbers_inside_a_question():
 
 
 def test_a_rule_named_by_the_query_outranks_a_reading_that_mentions_it():
-    assert ids(rules.search("who gets initiative next round", "danger-zone"))[0] == (
-        "danger-zone", "initiative-token")
-    assert ids(rules.search("what if I'm the last one left", "blackmail"))[0] == (
-        "blackmail", "round-end")
+    assert ids(rules.search("who gets initiative next round", "danger-zone"))[0] == ("danger-zone", "initiative-token")
+    assert ids(rules.search("what if I'm the last one left", "blackmail"))[0] == ("blackmail", "round-end")
 
 
 def test_former_ids_still_find_their_entry():
@@ -374,6 +418,7 @@ def test_former_ids_still_find_their_entry():
 
 
 # ---------------------------------------------------------------- entries agree with the rulebooks
+
 
 def bodies(game):
     return {e["id"]: e["body"] for e in rules.entries(game)}
@@ -385,7 +430,7 @@ def test_ray_on_an_empty_deck_ends_the_round():
         assert "round is over" in body or "ends the round" in body, entry_id
     for entry_id, body in bodies("blackmail").items():
         assert "carries on" not in body and "continues with no secret" not in body, entry_id
-        assert "cannot win" not in body, entry_id   # Krueger after Ray: the round is over
+        assert "cannot win" not in body, entry_id  # Krueger after Ray: the round is over
 
 
 def test_movement_rolls_one_die_per_character_there():
@@ -425,6 +470,7 @@ def test_lana_leaves_protected_players_their_card():
 
 # ---------------------------------------------------------------- search: bad input
 
+
 @pytest.mark.parametrize("query", ["", "   ", "\n\t", None])
 def test_empty_query_finds_nothing(query):
     assert rules.search(query) == []
@@ -443,12 +489,49 @@ def test_unknown_game_is_refused_with_a_message():
         rules.search("lana", "monopoly")
 
 
-@pytest.mark.parametrize("query", [
-    '"', '""', "'", "*", "lana*", "*lana", "^lana", "lana^", "title:lana", ":", "a:b:c",
-    "(", ")", "((lana", "lana))", "(a OR b", "AND", "OR", "NOT", "NEAR", "NEAR(a b)",
-    "a NEAR/2 b", "lana AND", "OR lana", "NOT NOT", "- lana", "+lana", "{lana}", "[x]",
-    "\\", "\x00", "é", "\u0301", "漢字", "🙂", "lana \"kane", "a'b", "\"lana\" * NEAR",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        '""',
+        "'",
+        "*",
+        "lana*",
+        "*lana",
+        "^lana",
+        "lana^",
+        "title:lana",
+        ":",
+        "a:b:c",
+        "(",
+        ")",
+        "((lana",
+        "lana))",
+        "(a OR b",
+        "AND",
+        "OR",
+        "NOT",
+        "NEAR",
+        "NEAR(a b)",
+        "a NEAR/2 b",
+        "lana AND",
+        "OR lana",
+        "NOT NOT",
+        "- lana",
+        "+lana",
+        "{lana}",
+        "[x]",
+        "\\",
+        "\x00",
+        "é",
+        "\u0301",
+        "漢字",
+        "🙂",
+        'lana "kane',
+        "a'b",
+        '"lana" * NEAR',
+    ],
+)
 def test_fts_syntax_never_raises(query):
     for game in (None, "blackmail"):
         assert isinstance(rules.search(query, game), list)
@@ -462,8 +545,9 @@ def test_fts_words_are_searched_as_words():
 
 def test_fuzzed_queries_never_raise():
     import random
+
     rnd = random.Random(6)
-    alphabet = 'abAND OR NOT NEAR"\'*^:()-+{}.#\\\x00\u0301é漢🙂 \t0123456789_'
+    alphabet = "abAND OR NOT NEAR\"'*^:()-+{}.#\\\x00\u0301é漢🙂 \t0123456789_"
     for _ in range(2000):
         q = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60)))
         assert isinstance(rules.search(q, rnd.choice((None,) + rules.GAMES)), list)
@@ -482,13 +566,20 @@ def test_search_from_many_threads():
 # ---------------------------------------------------------------- "from your box"
 
 BOX = [
-    {"game": "danger-zone", "id": "reception", "title": "Reception",
-     "body": "FIRST PLAYER: take the Initiative Token and one extra Zorblax."},
-    {"game": "danger-zone", "id": "event-katya", "title": "Katya",
-     "body": "Gain 2 Upper Hand for each Sex Challenge you completed."},
-    {"game": "assassins", "id": "deck-list", "title": "",
-     "body": "1 Quuxmancer x3"},
-    {"game": "blackmail", "id": "x"},       # malformed: skipped
+    {
+        "game": "danger-zone",
+        "id": "reception",
+        "title": "Reception",
+        "body": "FIRST PLAYER: take the Initiative Token and one extra Zorblax.",
+    },
+    {
+        "game": "danger-zone",
+        "id": "event-katya",
+        "title": "Katya",
+        "body": "Gain 2 Upper Hand for each Sex Challenge you completed.",
+    },
+    {"game": "assassins", "id": "deck-list", "title": "", "body": "1 Quuxmancer x3"},
+    {"game": "blackmail", "id": "x"},  # malformed: skipped
     "junk",
     {"game": "monopoly", "id": "x", "title": "Zorblax", "body": "Zorblax"},
 ]
@@ -505,15 +596,14 @@ def test_box_text_is_searchable():
     assert [(e["id"], e["source"]) for e in found] == [("reception", "rules"), ("reception", "box")]
     found = rules.search("quuxman", "assassins", box=BOX)
     assert [(e["id"], e["source"]) for e in found] == [("deck-list", "rules"), ("deck-list", "box")]
-    assert found[1]["title"] == "The 28-card deck list"   # untitled box text borrows the entry's
+    assert found[1]["title"] == "The 28-card deck list"  # untitled box text borrows the entry's
     found = rules.search("katya", box=BOX)
     assert ("event-katya", "box") in [(e["id"], e["source"]) for e in found]
 
 
 def test_box_text_matches_other_forms_of_a_word():
     # "copy" stems to "copi", which does not start "copy" itself: stems are compared too
-    box = [{"game": "assassins", "id": "quux-note", "title": "Quuxmancer",
-            "body": "Three copies in the deck."}]
+    box = [{"game": "assassins", "id": "quux-note", "title": "Quuxmancer", "body": "Three copies in the deck."}]
     for query in ("quuxmancer copy", "quuxmancer copies", "quuxmancer cop"):
         found = rules.search(query, "assassins", box=box)
         assert ("quux-note", "box") in [(e["id"], e["source"]) for e in found], query
@@ -537,11 +627,16 @@ def test_data_files_are_not_git_ignored():
     """A `data/` rule in .gitignore would keep these files out of commits and the wheel."""
     import shutil
     import subprocess
+
     root = ROOT
     if not shutil.which("git") or not (root / ".git").exists():
         pytest.skip("not a git checkout")
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(DATA / "blackmail.json")],
-                             cwd=root, capture_output=True).returncode == 0
+    ignored = (
+        subprocess.run(
+            ["git", "check-ignore", "-q", str(DATA / "blackmail.json")], cwd=root, capture_output=True
+        ).returncode
+        == 0
+    )
     assert not ignored, "companion/lookup/data/ is git-ignored: make the rule '/data/'"
 
 
@@ -552,7 +647,7 @@ def run_together(work, threads):
     def guarded():
         try:
             work()
-        except Exception as exc:     # pragma: no cover - shown on failure
+        except Exception as exc:  # pragma: no cover - shown on failure
             errors.append(exc)
 
     started = [threading.Thread(target=guarded) for _ in range(threads)]

@@ -9,21 +9,21 @@ import json
 
 from ..base import RuleError, parse_int, read_json
 
-DECK_SIZE = 28              # regular character cards in the box
-CARD_NUMBERS = tuple(range(1, 7))   # resolve order printed top left
-HAND_SIZE = 7               # cards each player drafts, and the ghost gets
+DECK_SIZE = 28  # regular character cards in the box
+CARD_NUMBERS = tuple(range(1, 7))  # resolve order printed top left
+HAND_SIZE = 7  # cards each player drafts, and the ghost gets
 GHOST_FACE_UP = 4
 GHOST_FACE_DOWN = 3
 MAGICIAN = "Magician"
 MAGICIANS_THAT_MISFIRE = 3  # three Magicians face up at the ghost means a redeal
 REGULAR_NAMES = ("Magician", "Grave Digger", "Soldier", "Cook")
-MIN_COPIES = {"Magician": 3}   # the three-Magicians rule needs at least three in the deck
+MIN_COPIES = {"Magician": 3}  # the three-Magicians rule needs at least three in the deck
 # Each extra card stands in for one copy of its regular card and counts as it for all purposes.
 EXTRAS = {"Sergeant": "Soldier", "Chef": "Cook", "Wizard": "Magician"}
 EXTRA_COPIES = 1
 NAME_MAX = 40
 COPIES_MAX = DECK_SIZE
-MAX_DEALS = 1000            # a guard only: a valid deck redeals far less often than this
+MAX_DEALS = 1000  # a guard only: a valid deck redeals far less often than this
 
 _KNOWN = {name.lower(): name for name in REGULAR_NAMES + tuple(EXTRAS)}
 
@@ -69,8 +69,10 @@ def deck_list_problems(entries):
         elif len(name) > NAME_MAX:
             problems.append(f"Line {row}: a card name can be at most {NAME_MAX} characters.")
         elif name.lower() in seen:
-            problems.append(f"{name} is listed twice (line {seen[name.lower()][1]} and line {row}): "
-                            "keep one line and put all its copies there.")
+            problems.append(
+                f"{name} is listed twice (line {seen[name.lower()][1]} and line {row}): "
+                "keep one line and put all its copies there."
+            )
         duplicate = name.lower() in seen
         seen.setdefault(name.lower(), (name, row))
         # An empty field is a line not finished yet: say what is missing, not "not a number".
@@ -115,8 +117,11 @@ def validate_deck_list(entries):
     if problems:
         raise RuleError(" ".join(problems))
     return [
-        {"name": canonical_name(e["name"]), "number": int(str(e["number"]).strip()),
-         "copies": int(str(e["copies"]).strip())}
+        {
+            "name": canonical_name(e["name"]),
+            "number": int(str(e["number"]).strip()),
+            "copies": int(str(e["copies"]).strip()),
+        }
         for e in entries
     ]
 
@@ -169,7 +174,7 @@ def build_deck(entries, extras=()):
     for extra in extras:
         if extra not in by_name:
             raise RuleError(f"Add the {extra} to the deck list, with its number, before switching it on.")
-        copies[EXTRAS[extra]] -= 1   # MIN_COPIES keeps this from going below 0 for a listed regular
+        copies[EXTRAS[extra]] -= 1  # MIN_COPIES keeps this from going below 0 for a listed regular
         if copies[EXTRAS[extra]] < 0:
             raise RuleError(f"There is no {EXTRAS[extra]} left for the {extra} to replace.")
     deck = []

@@ -57,8 +57,10 @@ def _pick(state, event):
     if len(state["picks"][seat]) > shown:
         # Everyone reveals pick k together: nobody moves on to the next one before that.
         behind = [s["id"] for s in state["seats"] if len(state["picks"][s["id"]]) == shown]
-        raise RuleError(f"{name} has made pick {shown + 1}; the next waits until "
-                        f"{names(state, behind)} {'has' if len(behind) == 1 else 'have'} made it too.")
+        raise RuleError(
+            f"{name} has made pick {shown + 1}; the next waits until "
+            f"{names(state, behind)} {'has' if len(behind) == 1 else 'have'} made it too."
+        )
     counts = row_counts(state, seat)
     if counts[row] >= ROWS[row]:
         other = "front" if row == "rear" else "rear"
@@ -77,7 +79,9 @@ def _unpick(state, event):
         raise RuleError(f"{seat_name(state, seat)} has no pick to take back.")
     by = event.get("by") or {}
     if len(state["picks"][seat]) <= revealed(state) and by.get("role") != "host":
-        raise RuleError(f"Pick {len(state['picks'][seat])} is already revealed to the table: only the host can take it back.")
+        raise RuleError(
+            f"Pick {len(state['picks'][seat])} is already revealed to the table: only the host can take it back."
+        )
     state["picks"][seat].pop()
 
 

@@ -15,6 +15,7 @@ KINDS = ("ghost.deal", "ghost.record", "ghost.down", "ghost.down.deal")
 
 # ---- parse: form -> event data -------------------------------------------------------------
 
+
 def _form_list(value):
     """A list from a form value that may already be a list or be JSON text."""
     if isinstance(value, (list, tuple)):
@@ -100,6 +101,7 @@ def _parse_face_down(kind, form, state, rng):
 
 # ---- apply ---------------------------------------------------------------------------------
 
+
 def check_round(state, data):
     if data.get("round") != state["round"]:
         raise RuleError(f"Round {data.get('round')} is already over; this is round {state['round']}.")
@@ -125,9 +127,15 @@ def _ghost_cards(state, data, source):
     # they stay for the round.
     if state["resolve_number"] is not None and ghost["face_up"] is not None:
         raise RuleError("Resolving has started: the ghost's face-up cards are set for this round.")
-    ghost.update({"face_up": cards, "source": source, "three_magicians": three,
-                  "redeals": data.get("redeals", 0) if source == "dealt" else 0,
-                  "extras": list(data.get("extras") or [])})
+    ghost.update(
+        {
+            "face_up": cards,
+            "source": source,
+            "three_magicians": three,
+            "redeals": data.get("redeals", 0) if source == "dealt" else 0,
+            "extras": list(data.get("extras") or []),
+        }
+    )
 
 
 def _named_cards(cards, count, side):
@@ -151,7 +159,9 @@ def _ghost_face_down(state, data, source):
     if state["resolve_number"] is None:
         raise RuleError("The ghost's face-down cards are turned over with the rear rows, when resolving starts.")
     if ghost["face_down"] is not None:
-        raise RuleError("The ghost's face-down cards for this round are already recorded: undo that entry to change them.")
+        raise RuleError(
+            "The ghost's face-down cards for this round are already recorded: undo that entry to change them."
+        )
     ghost["face_down"] = _named_cards(data.get("face_down"), deck.GHOST_FACE_DOWN, "face-down")
     ghost["face_down_source"] = source
 

@@ -53,6 +53,7 @@ from .state import _fresh_ghost, _target_name, has_ghost, names, seat_problem, s
 
 # ---- parse: form -> event data -------------------------------------------------------------
 
+
 def _parse_target(state, value):
     """A seat id, or the ghost when the form says "ghost"."""
     if str(value).strip().lower() == GHOST:
@@ -119,8 +120,7 @@ def _not_over(state):
 def _bank_too_early(state):
     now = state["resolve_number"]
     where = "the table is still drafting" if now is None else f"the table is at number {now}"
-    return (f"Round {state['round']} can be banked only once number {BANK_AFTER} is resolved; "
-            f"{where}. Nothing changed.")
+    return f"Round {state['round']} can be banked only once number {BANK_AFTER} is resolved; {where}. Nothing changed."
 
 
 def _parse_step(form, state):
@@ -148,13 +148,16 @@ def _parse_step(form, state):
         left = still_picking(state)
         if left:
             if not str(form.get("force") or "").strip():
-                raise RuleError(f"{names(state, left)} {'has' if len(left) == 1 else 'have'} not "
-                                "finished picking. Nothing changed: confirm to start resolving anyway.")
+                raise RuleError(
+                    f"{names(state, left)} {'has' if len(left) == 1 else 'have'} not "
+                    "finished picking. Nothing changed: confirm to start resolving anyway."
+                )
             data["forced"] = left
     return data
 
 
 # ---- apply: the reducer --------------------------------------------------------------------
+
 
 def _require_play(state):
     if state["phase"] == "ended":
@@ -192,16 +195,25 @@ def _bank(state, data):
         sid = seat["id"]
         points = 0 if state["killed"][sid] else state["preliminary"][sid]
         state["real"][sid] += points
-        banked.append({"seat": sid, "points": points, "killed": state["killed"][sid], "real": state["real"][sid],
-                       "real_gained": state["round_real"].get(sid, 0)})
+        banked.append(
+            {
+                "seat": sid,
+                "points": points,
+                "killed": state["killed"][sid],
+                "real": state["real"][sid],
+                "real_gained": state["round_real"].get(sid, 0),
+            }
+        )
     ghost = state["ghost"]
     kept = 0 if ghost["killed"] or not has_ghost(state) else ghost["preliminary"]
-    state["history"].append({
-        "round": state["round"],
-        "banked": banked,
-        # The ghost's points go back to the stock: she never banks.
-        "ghost_returned": kept + (ghost["returned"] if has_ghost(state) else 0),
-    })
+    state["history"].append(
+        {
+            "round": state["round"],
+            "banked": banked,
+            # The ghost's points go back to the stock: she never banks.
+            "ghost_returned": kept + (ghost["returned"] if has_ghost(state) else 0),
+        }
+    )
     if any(state["real"][s["id"]] >= WIN_AT for s in state["seats"]):
         state["phase"] = "ended"
         state["resolve_number"] = None

@@ -21,8 +21,8 @@ from companion.web.changes import action_id, apply_change
 bp = Blueprint("assassins", __name__)
 GAME = SLUG
 DECK_ENTRY = "deck-list"
-MAX_ROWS = 40          # more lines than a 28-card deck plus its 3 extras can need
-BLANK_ROWS = 3         # empty lines offered under a stored list
+MAX_ROWS = 40  # more lines than a 28-card deck plus its 3 extras can need
+BLANK_ROWS = 3  # empty lines offered under a stored list
 ADD_ROWS_MAX = 10
 
 
@@ -34,6 +34,7 @@ def game_table(code):
 
 
 # --- the stored deck list ---------------------------------------------------------------
+
 
 def stored_deck(db):
     """The stored deck list, checked, or RuleError saying why the app cannot deal from it."""
@@ -47,7 +48,9 @@ def stored_deck(db):
 
 
 def save_deck(db, entries):
-    box.put(db, GAME, DECK_ENTRY, table=g.table, body=json.dumps(deck.validate_deck_list(entries), separators=(",", ":")))
+    box.put(
+        db, GAME, DECK_ENTRY, table=g.table, body=json.dumps(deck.validate_deck_list(entries), separators=(",", ":"))
+    )
 
 
 def deck_info():
@@ -85,6 +88,7 @@ bp.app_template_global("assassins_deck_info")(deck_info)
 
 # --- the deck-list page -----------------------------------------------------------------
 
+
 def default_rows():
     """The names the rulebook gives, numbers and copies left for the table to type in."""
     rows = [{"name": name, "number": "", "copies": ""} for name in deck.REGULAR_NAMES]
@@ -109,9 +113,9 @@ def posted_rows(form):
         count = 0
     rows = []
     for i in range(count):
-        name = " ".join(form.get(f"name_{i}", "").split())[:deck.NAME_MAX + 10]
+        name = " ".join(form.get(f"name_{i}", "").split())[: deck.NAME_MAX + 10]
         if deck.canonical_name(name) in deck.EXTRAS:
-            copies = str(deck.EXTRA_COPIES)   # the box has one of each extra
+            copies = str(deck.EXTRA_COPIES)  # the box has one of each extra
         else:
             copies = form.get(f"copies_{i}", "").strip()[:6]
         rows.append({"name": name, "number": form.get(f"number_{i}", "").strip()[:6], "copies": copies})
@@ -125,7 +129,7 @@ def entries_of(rows):
         if not row["name"] and not row["number"] and not row["copies"]:
             continue
         if deck.canonical_name(row["name"]) in deck.EXTRAS and not row["number"]:
-            continue   # an extra the table does not own or does not want to list
+            continue  # an extra the table does not own or does not want to list
         kept.append(row)
     return kept
 
@@ -142,17 +146,29 @@ def regular_total(rows):
     return total
 
 
-def render_deck_page(table, viewer, rows, status=200, problems=(), notice=None, import_error=None,
-                     import_text=""):
+def render_deck_page(table, viewer, rows, status=200, problems=(), notice=None, import_error=None, import_text=""):
     stored = deck_info()
     return render_template(
-        "games/assassins/deck.html", table=table, viewer=viewer, rows=rows,
-        problems=list(problems), notice=notice, import_error=import_error, import_text=import_text,
-        stored=stored, total=regular_total(entries_of(rows)), deck_size=deck.DECK_SIZE,
-        numbers=deck.CARD_NUMBERS, extras=deck.EXTRAS, known=list(deck.REGULAR_NAMES) + list(deck.EXTRAS),
-        can_edit=viewer["role"] == "host", csrf=access.csrf_token(table),
+        "games/assassins/deck.html",
+        table=table,
+        viewer=viewer,
+        rows=rows,
+        problems=list(problems),
+        notice=notice,
+        import_error=import_error,
+        import_text=import_text,
+        stored=stored,
+        total=regular_total(entries_of(rows)),
+        deck_size=deck.DECK_SIZE,
+        numbers=deck.CARD_NUMBERS,
+        extras=deck.EXTRAS,
+        known=list(deck.REGULAR_NAMES) + list(deck.EXTRAS),
+        can_edit=viewer["role"] == "host",
+        csrf=access.csrf_token(table),
         back=url_for("tables.host" if viewer["role"] == "host" else "tables.player", code=table.code),
-        max_rows=MAX_ROWS, add_rows_max=ADD_ROWS_MAX), status
+        max_rows=MAX_ROWS,
+        add_rows_max=ADD_ROWS_MAX,
+    ), status
 
 
 @bp.get("/t/<code>/assassins/deck")
@@ -196,7 +212,7 @@ def deck_text_from(text):
     try:
         data = read_json(text, "That deck list")
     except RuleError:
-        return text   # import_deck_list reads it again and says what is wrong with it
+        return text  # import_deck_list reads it again and says what is wrong with it
     if isinstance(data, dict) and isinstance(data.get("entries"), list):
         for item in data["entries"]:
             if isinstance(item, dict) and item.get("game") == GAME and item.get("entry") == DECK_ENTRY:
@@ -240,6 +256,7 @@ def deck_export(code):
 
 # --- the ghost deal ---------------------------------------------------------------------
 
+
 def named_step():
     """The step the deal's form was drawn at (games.base.check_named_step), as a form sends it."""
     step = request.form.get(STEP_FIELD)
@@ -253,8 +270,10 @@ def ghost_deal(code):
             abort(404, "This table is not playing Age of Assassins.")
         extras = ",".join(request.form.getlist("extras"))[:200]
         # The deck is read here, on the server; whatever else the form carries is ignored.
-        store.act(db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras, **named_step()}, viewer,
-                  action_id())
+        store.act(
+            db, table, "ghost.deal", {"deck": stored_deck(db), "extras": extras, **named_step()}, viewer, action_id()
+        )
+
     return apply_change(write)
 
 
@@ -265,4 +284,5 @@ def ghost_down_deal(code):
             abort(404, "This table is not playing Age of Assassins.")
         # As for her face-up cards: the deck is read on the server, never taken from the form.
         store.act(db, table, "ghost.down.deal", {"deck": stored_deck(db), **named_step()}, viewer, action_id())
+
     return apply_change(write)

@@ -9,14 +9,14 @@ from . import deck
 SLUG = "assassins"
 TITLE = "Age of Assassins"
 MIN_SEATS, MAX_SEATS = 3, 4
-GHOST_AT = 3                # seats at which the imagined fourth player, the ghost, plays
-GHOST = "ghost"             # the ghost's id in point and kill events (seat ids are ints)
-WIN_AT = 15                 # real points that end the game after banking
+GHOST_AT = 3  # seats at which the imagined fourth player, the ghost, plays
+GHOST = "ghost"  # the ghost's id in point and kill events (seat ids are ints)
+WIN_AT = 15  # real points that end the game after banking
 FRONT_ROW, REAR_ROW = 4, 3
 ROWS = {"front": FRONT_ROW, "rear": REAR_ROW}
 PICKS = FRONT_ROW + REAR_ROW
-PENALTY_CHIPS = 5           # chips in the box
-MAX_STEP = 30               # largest single change of preliminary points
+PENALTY_CHIPS = 5  # chips in the box
+MAX_STEP = 30  # largest single change of preliminary points
 CARD_MAX = deck.NAME_MAX
 REASONS = ("Card effect", "Correction")
 REASON_MAX = 60
@@ -27,13 +27,15 @@ DRAWN = {"ghost.deal", "ghost.down.deal"}  # only the host may set a deal aside 
 # Kinds that hold whatever the step (games.base.check_named_step): penalty chips and the
 # tie-break's seat. Every other kind belongs to the draft or the number its page showed.
 ANY_STEP = {"penalty", "tiebreak.seat"}
-BANK_AFTER = deck.CARD_NUMBERS[-1]   # a round is banked only once its last number is resolved
+BANK_AFTER = deck.CARD_NUMBERS[-1]  # a round is banked only once its last number is resolved
 
 # One sentence for the end screen, the in-play hint and the rules lookup; {ref} is the reference
 # seat's name on a table, "the reference seat" in the lookup.
-TIE_BREAK_SENTENCE = ("Tie-break (the app's reading): of the players tied for the most real points, "
-                      "the winner is the one you reach first going anti-clockwise from {ref}, "
-                      "counting {ref} last.")
+TIE_BREAK_SENTENCE = (
+    "Tie-break (the app's reading): of the players tied for the most real points, "
+    "the winner is the one you reach first going anti-clockwise from {ref}, "
+    "counting {ref} last."
+)
 TIE_BREAK_REFERENCE = "The reference seat is the first seat unless the host names another."
 TIE_BREAK_READING = TIE_BREAK_SENTENCE.format(ref="the reference seat") + " " + TIE_BREAK_REFERENCE
 DOG_READING = "If every seat ends with the same real points, nobody wins: the dog wins."
@@ -47,8 +49,10 @@ GHOST_RULE = {
     "real_points": "The ghost never keeps real points: whatever she would gain goes back to the stock.",
 }
 GHOST_RULES = tuple(GHOST_RULE.values())
-EXTRAS_AT_THREE = ("Extra cards at three players: the rulebook advises against using them with "
-                   "three, so think twice before keeping this one in.")
+EXTRAS_AT_THREE = (
+    "Extra cards at three players: the rulebook advises against using them with "
+    "three, so think twice before keeping this one in."
+)
 APP_DEAL_STEPS = (
     "Take the four cards shown here out of the deck and lay them face up at the ghost's place.",
     "Shuffle the rest of the deck.",
@@ -63,8 +67,21 @@ PHYSICAL_DEAL_STEPS = (
     "Deal seven cards to each player and start the draft.",
 )
 
-GAME_KINDS = {"resolve.step", "points", "points.real", "kill", "bank", "draft.pick", "draft.unpick",
-              "penalty", "ghost.deal", "ghost.record", "ghost.down", "ghost.down.deal", "tiebreak.seat"}
+GAME_KINDS = {
+    "resolve.step",
+    "points",
+    "points.real",
+    "kill",
+    "bank",
+    "draft.pick",
+    "draft.unpick",
+    "penalty",
+    "ghost.deal",
+    "ghost.record",
+    "ghost.down",
+    "ghost.down.deal",
+    "tiebreak.seat",
+}
 KINDS = tuple(sorted(GAME_KINDS))
 # What the tablet in the middle may post for a seat (games.base): every public score step and
 # the ghost's cards after a deal by hand. Never a draft pick (secret until revealed), nor a
@@ -73,4 +90,3 @@ SHARED = {"resolve.step", "points", "points.real", "kill", "bank", "penalty", "g
 NOT_SHARED = {"draft.pick", "draft.unpick", "ghost.deal", "ghost.down.deal", "tiebreak.seat"}
 # Kinds that set the table up rather than play it: seats may still join after them.
 SETUP_KINDS = {"tiebreak.seat"}
-

@@ -6,31 +6,41 @@ from .rules import GHOST, GHOST_AT, MAX_SEATS, MIN_SEATS, PICKS, ROWS, TIE_BREAK
 
 # ---- state -------------------------------------------------------------------------------
 
+
 def _fresh_ghost():
     # face_down: her three rear cards, known once the rear rows turn over (typed or app-drawn);
     # returned: real points she gained this round, which go straight back to the stock.
-    return {"face_up": None, "source": None, "three_magicians": False, "redeals": 0,
-            "preliminary": 0, "killed": False, "face_down": None, "face_down_source": None,
-            "returned": 0, "extras": []}
+    return {
+        "face_up": None,
+        "source": None,
+        "three_magicians": False,
+        "redeals": 0,
+        "preliminary": 0,
+        "killed": False,
+        "face_down": None,
+        "face_down_source": None,
+        "returned": 0,
+        "extras": [],
+    }
 
 
 def new_state(options=None):
     return {
         "seats": [],
         "round": 1,
-        "phase": "playing",       # "playing" or "ended"
-        "started": False,         # set by the first game event: seats may join only before it
-        "resolve_number": None,   # None while drafting, then the card number being resolved
+        "phase": "playing",  # "playing" or "ended"
+        "started": False,  # set by the first game event: seats may join only before it
+        "resolve_number": None,  # None while drafting, then the card number being resolved
         "real": {},
         "preliminary": {},
         "killed": {},
         "penalty_chips": {},
-        "picks": {},              # seat -> [{"row", "card"}] this round
-        "round_real": {},         # seat -> real points gained by card effects this round
-        "forced": None,           # {"by": name, "seats": [ids]}: resolving began before they finished
-        "tie_seat": None,         # the tie-break's reference seat; None means the first seat
+        "picks": {},  # seat -> [{"row", "card"}] this round
+        "round_real": {},  # seat -> real points gained by card effects this round
+        "forced": None,  # {"by": name, "seats": [ids]}: resolving began before they finished
+        "tie_seat": None,  # the tie-break's reference seat; None means the first seat
         "ghost": _fresh_ghost(),
-        "history": [],            # one entry per banked round
+        "history": [],  # one entry per banked round
     }
 
 
@@ -79,7 +89,7 @@ def still_picking(state):
 
 
 def names(state, ids):
-    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    """ "Ana", "Ana and Bo", "Ana, Bo and Cy"."""
     found = [seat_name(state, i) for i in ids]
     if len(found) < 2:
         return "".join(found)
@@ -113,7 +123,10 @@ def ghost_cards(state):
 
 def ghost_holds_three(state):
     """All seven known and three (or more) count as Magicians: their effect kills nobody."""
-    return state["ghost"]["face_down"] is not None and deck.magician_count(ghost_cards(state)) >= deck.MAGICIANS_THAT_MISFIRE
+    return (
+        state["ghost"]["face_down"] is not None
+        and deck.magician_count(ghost_cards(state)) >= deck.MAGICIANS_THAT_MISFIRE
+    )
 
 
 def standings(state):
@@ -142,9 +155,14 @@ def outcome(state):
         text = f"{name} wins with {state['real'][winner]} real points."
     else:
         text = f"{name} wins the tie on {state['real'][winner]} real points."
-    return {"winner": winner, "dog": False, "tied": tied, "text": text,
-            "tie_break": tie_break_text(state) if len(tied) > 1 else None,
-            "reference": seat_name(state, tie_reference(state))}
+    return {
+        "winner": winner,
+        "dog": False,
+        "tied": tied,
+        "text": text,
+        "tie_break": tie_break_text(state) if len(tied) > 1 else None,
+        "reference": seat_name(state, tie_reference(state)),
+    }
 
 
 def _target_name(state, target):

@@ -43,6 +43,7 @@ from .state import (
 
 # ---- describe: the public log line -----------------------------------------------------------
 
+
 def describe(before, after, event):
     kind, data = event["kind"], event["data"]
     if kind == "resolve.step":
@@ -65,8 +66,10 @@ def describe(before, after, event):
         name = _target_name(before, data["seat"])
         if before["killed"].get(data["seat"]):
             return f"Three Magicians on the ghost: {name}, on her right, was already killed"
-        return (f"Three Magicians on the ghost: {name}, on her right, is killed in her place and loses "
-                f"{before['preliminary'].get(data['seat'], 0)} preliminary points")
+        return (
+            f"Three Magicians on the ghost: {name}, on her right, is killed in her place and loses "
+            f"{before['preliminary'].get(data['seat'], 0)} preliminary points"
+        )
     if kind == "kill":
         name = _target_name(before, data["seat"])
         was = before["ghost"] if data["seat"] == GHOST else None
@@ -77,10 +80,12 @@ def describe(before, after, event):
         return f"{name} is killed and loses {lost} preliminary points"
     if kind == "bank":
         if len(after["history"]) == len(before["history"]):
-            return f"Round {data['round']} banked"   # an undone bank is described without its effect
+            return f"Round {data['round']} banked"  # an undone bank is described without its effect
         record = after["history"][-1]
-        parts = [f"{seat_name(after, b['seat'])} +{b['points']}" + (" (killed)" if b["killed"] else "")
-                 for b in record["banked"]]
+        parts = [
+            f"{seat_name(after, b['seat'])} +{b['points']}" + (" (killed)" if b["killed"] else "")
+            for b in record["banked"]
+        ]
         line = f"Round {record['round']} banked: " + ", ".join(parts)
         result = outcome(after)
         if result:
@@ -115,7 +120,10 @@ def describe(before, after, event):
         cards = data.get("face_up") or []
         listed = ", ".join(deck.canonical_name(c.get("name") if isinstance(c, dict) else c) for c in cards)
         line = f"The ghost's face-up cards: {listed}"
-        if deck.magician_count([c.get("name") if isinstance(c, dict) else c for c in cards]) >= deck.MAGICIANS_THAT_MISFIRE:
+        if (
+            deck.magician_count([c.get("name") if isinstance(c, dict) else c for c in cards])
+            >= deck.MAGICIANS_THAT_MISFIRE
+        ):
             line += " (three Magicians: deal the ghost again)"
         return line
     return ""
@@ -131,11 +139,12 @@ def public_data(kind, data):
 
 # ---- view_for: the only place that filters hidden information ------------------------------
 
+
 def view_for(state, viewer):
     viewer = viewer or {}
     me = viewer.get("seat") if viewer.get("role") in ("seat", "host") else None
     leading = standings(state) if any(state["real"].get(s["id"], 0) for s in state["seats"]) else []
-    shown = revealed(state)   # picks every seat has made; a later pick shows on its own phone only
+    shown = revealed(state)  # picks every seat has made; a later pick shows on its own phone only
     waiting = waiting_for(state)
     forced = state.get("forced") or {}
     seats = []
@@ -155,7 +164,7 @@ def view_for(state, viewer):
             "front_count": counts["front"],
             "rear_count": counts["rear"],
             "picks_left": picks_left(state, sid),
-            "picked": len(picks) > shown,      # has made the current pick (its row stays hidden)
+            "picked": len(picks) > shown,  # has made the current pick (its row stays hidden)
             "waited_for": sid in waiting,
             # The front row is face up at the table: its revealed card names are public.
             "front_public": [p["card"] for p in picks[:shown] if p["row"] == "front" and p["card"]],
@@ -169,10 +178,14 @@ def view_for(state, viewer):
             entry["front_cards"] = [p["card"] for p in picks if p["row"] == "front"]
             entry["rear_cards"] = [p["card"] for p in picks if p["row"] == "rear"]
             entry["must_go"] = _forced_row(row_counts(state, sid)) if picks_left(state, sid) else None
-            entry["extras_warning"] = (EXTRAS_AT_THREE if has_ghost(state)
-                                       and any(p["card"] in deck.EXTRAS for p in picks) else None)
-            entry["forced_notice"] = (f"{forced['by']} started resolving before you finished picking."
-                                      if sid in forced.get("seats", ()) else None)
+            entry["extras_warning"] = (
+                EXTRAS_AT_THREE if has_ghost(state) and any(p["card"] in deck.EXTRAS for p in picks) else None
+            )
+            entry["forced_notice"] = (
+                f"{forced['by']} started resolving before you finished picking."
+                if sid in forced.get("seats", ())
+                else None
+            )
         seats.append(entry)
     ghost = None
     if has_ghost(state):
@@ -180,15 +193,20 @@ def view_for(state, viewer):
         # The app's reading: she sits in the empty place after the last seat, so (play passing
         # left, which is clockwise) the last seat is on her right and the first on her left.
         right, left = state["seats"][-1]["name"], state["seats"][0]["name"]
-        rule = dict(GHOST_RULE, magician_redirect=f"If three Magicians would kill the ghost, {right}, "
-                                                  "on her right, is killed in her place.")
+        rule = dict(
+            GHOST_RULE,
+            magician_redirect=f"If three Magicians would kill the ghost, {right}, "
+            "on her right, is killed in her place.",
+        )
         cards = list(g["face_up"] or []) + list(g["face_down"] or [])
         ghost = {
             "face_up": [dict(card, magician=deck.is_magician(card["name"])) for card in g["face_up"]]
-                       if g["face_up"] else None,
+            if g["face_up"]
+            else None,
             # Recorded only once the rear rows turn over, so never a secret by then.
             "face_down": [dict(card, magician=deck.is_magician(card["name"])) for card in g["face_down"]]
-                         if g["face_down"] else None,
+            if g["face_down"]
+            else None,
             "face_down_source": g["face_down_source"],
             "magicians": deck.magician_count(cards),
             "holds_three": ghost_holds_three(state),
@@ -205,7 +223,9 @@ def view_for(state, viewer):
             "on_her_right_id": state["seats"][-1]["id"],
             "on_her_left": left,
             "deal_steps": list(APP_DEAL_STEPS if g["source"] == "dealt" else PHYSICAL_DEAL_STEPS),
-            "extras_warning": EXTRAS_AT_THREE if any(deck.canonical_name(c["name"]) in deck.EXTRAS for c in cards) else None,
+            "extras_warning": EXTRAS_AT_THREE
+            if any(deck.canonical_name(c["name"]) in deck.EXTRAS for c in cards)
+            else None,
         }
     ref = tie_reference(state)
     tied_now = standings(state) if leading and len(leading) > 1 else []

@@ -7,6 +7,7 @@ from .rules import BY_NUMBER, CARD_BY_CARD, CHARACTERS, DEALT, DECK_SIZE, NUMBER
 
 # ---------------------------------------------------------------- derived questions
 
+
 def _name(state, seat_id):
     for seat in state["seats"]:
         if seat["id"] == seat_id:
@@ -52,6 +53,7 @@ def seen_counts(state):
         counts[card] += 1
     return counts
 
+
 def valid_targets(state, seat, card):
     """Seats the player may pick for this card right now ([] when the card takes no target)."""
     kind = BY_NUMBER[card]["target"]
@@ -87,7 +89,9 @@ def leaders(state):
 def _would_end_game(state, winners):
     return any(state["vp"].get(w, 0) + 1 >= state["target"] for w in winners)
 
+
 # ---------------------------------------------------------------- parse (forms -> event data)
+
 
 def _yes(value):
     return str(value or "").strip().lower() in ("1", "yes", "y", "true", "on", "right", "correct")
@@ -116,15 +120,19 @@ def _parse_character(value, label):
 def _opt_character(value, label):
     return None if _blank(value) else _parse_character(value, label)
 
+
 # ---------------------------------------------------------------- shared by both reducers
+
 
 def _in_game(state):
     return state["phase"] == "round"
+
 
 def _live_round(state):
     if not _in_game(state) or not state["round"]:
         raise RuleError("No round is being played.")
     return state["round"]
+
 
 def _character(value, label):
     if value not in BY_NUMBER:
@@ -152,10 +160,12 @@ def _check_target(state, seat, card, target):
         raise RuleError(f"{_name(state, target)} is protected by Cheryl/Carol until their next turn.")
     return target
 
+
 def _eliminate(r, seat, card_played, by, card):
     r["out"].append({"seat": seat, "why": card_played, "by": by, "card": card})
     if seat in r["protected"]:
         r["protected"].remove(seat)
+
 
 def _after_play(state, seat, result):
     """End the round if it is over, else pass the turn clockwise to the next seat still in."""
@@ -167,13 +177,14 @@ def _after_play(state, seat, result):
         r.update(stage="over", turn=None, result=result)
         return
     if deck_count(state) <= 0:
-        r.update(stage="hands", turn=None)    # everyone still in shows the card in hand
+        r.update(stage="hands", turn=None)  # everyone still in shows the card in hand
         return
     nxt = next_clockwise(state, seat, skip=set(out_seats(state)))
     r["turn"] = nxt
     r["draws"] += 1
     if nxt in r["protected"]:
-        r["protected"].remove(nxt)    # Cheryl/Carol's cover ends when that seat's turn comes round
+        r["protected"].remove(nxt)  # Cheryl/Carol's cover ends when that seat's turn comes round
+
 
 def is_dealt(state):
     r = state.get("round")

@@ -62,6 +62,7 @@ KINDS = DEALT_KINDS
 
 # ---------------------------------------------------------------- opening a round
 
+
 def open_round(state, deal):
     """Deal a round already opened by moves._open_round: secret, one card a seat, first draw."""
     check_deal(deal)
@@ -69,17 +70,29 @@ def open_round(state, deal):
     order = list(deal["order"])
     seats = clockwise_from(state, r["first_player"])
     hands = {seat: [order[1 + i]] for i, seat in enumerate(seats)}
-    deck = order[1 + len(seats):]
-    hands[r["first_player"]].append(deck.pop(0))     # the first player draws at once
+    deck = order[1 + len(seats) :]
+    hands[r["first_player"]].append(deck.pop(0))  # the first player draws at once
 
     r["tracking"] = DEALT
-    r["deal"] = {"order": order, "lana": list(deal["lana"]), "salt": deal["salt"],
-                 "fingerprint": fingerprint(deal), "secret": order[0], "deck": deck,
-                 "hands": hands, "dealt_to": seats, "private": [], "stand_in": None,
-                 "stand_in_why": None, "handed_over": None,
-                 "got": {seat: list(cards) for seat, cards in hands.items()}}
+    r["deal"] = {
+        "order": order,
+        "lana": list(deal["lana"]),
+        "salt": deal["salt"],
+        "fingerprint": fingerprint(deal),
+        "secret": order[0],
+        "deck": deck,
+        "hands": hands,
+        "dealt_to": seats,
+        "private": [],
+        "stand_in": None,
+        "stand_in_why": None,
+        "handed_over": None,
+        "got": {seat: list(cards) for seat, cards in hands.items()},
+    }
+
 
 # ---------------------------------------------------------------- who plays a hand
+
 
 def may_play(state, actor, seat):
     """Whether this actor may play seat's hand: its own phone, or the host for its own seat or
@@ -91,8 +104,10 @@ def may_play(state, actor, seat):
         return actor.get("seat") == seat or state["round"]["deal"]["stand_in"] == seat
     return False
 
+
 def _who(state, seat):
     return _name(state, seat)
+
 
 def _dealt_round(state, doing="play a card"):
     r = _live_round(state)
@@ -109,12 +124,14 @@ def _check_turn_number(r, value):
     if value == now:
         return
     if isinstance(value, int) and value < now:
-        raise RuleError("That tap was for an earlier turn, so nothing was played. Your screen "
-                        "now shows the table as it is.")
+        raise RuleError(
+            "That tap was for an earlier turn, so nothing was played. Your screen now shows the table as it is."
+        )
     raise RuleError("That tap is not for the turn being played: reload the page and try again.")
 
 
 # ---------------------------------------------------------------- parse
+
 
 def parse(kind, form, state, actor):
     """Form -> event data for the dealt kinds. Only public facts: the card, target and name."""
@@ -128,11 +145,14 @@ def parse(kind, form, state, actor):
     if kind in ("dealt.hand_over", "dealt.reclaim"):
         return {"seat": _acting_seat(form, state, actor), "turn": turn}
     seat = _acting_seat(form, state, actor)
-    return {"seat": seat, "turn": turn,
-            "card": _parse_character(form.get("card"), "The card played"),
-            "target": _opt_seat(form.get("target"), "The target"),
-            "named": _opt_character(form.get("named"), "The named character"),
-            "choice": None if _blank(form.get("choice")) else str(form.get("choice")).strip().lower()}
+    return {
+        "seat": seat,
+        "turn": turn,
+        "card": _parse_character(form.get("card"), "The card played"),
+        "target": _opt_seat(form.get("target"), "The target"),
+        "named": _opt_character(form.get("named"), "The named character"),
+        "choice": None if _blank(form.get("choice")) else str(form.get("choice")).strip().lower(),
+    }
 
 
 def stand_in_why(state, seat):
@@ -167,6 +187,7 @@ def _acting_seat(form, state, actor):
 
 # ---------------------------------------------------------------- apply
 
+
 def apply(state, event):
     """The reducer for the dealt kinds; state is already a copy (blackmail.apply made it)."""
     if event["kind"] == "dealt.stand_in":
@@ -192,7 +213,7 @@ def _apply_stand_in(state, event):
         raise RuleError("That is your own seat: play from your hand.")
     if r["deal"]["stand_in"] == seat:
         raise RuleError(f"You are already playing {_who(state, seat)}'s turn.")
-    why = data.get("why", "away")     # older logs carry no reason: their phone was away
+    why = data.get("why", "away")  # older logs carry no reason: their phone was away
     if why == "handed_over" and r["deal"].get("handed_over") != seat:
         raise RuleError(f"{_who(state, seat)} has not handed this turn to the host.")
     r["deal"]["stand_in"] = seat
@@ -242,18 +263,29 @@ def _apply_play(state, event):
     if seat != r["turn"]:
         raise RuleError(f"It is {_who(state, r['turn'])}'s turn, not {_who(state, seat)}'s.")
     if not may_play(state, event.get("by"), seat):
-        raise RuleError(f"Only {_who(state, seat)}'s phone can play this hand. If it is away, "
-                        "the host can confirm playing this turn for them.")
+        raise RuleError(
+            f"Only {_who(state, seat)}'s phone can play this hand. If it is away, "
+            "the host can confirm playing this turn for them."
+        )
     card = _character(data.get("card"), "The card played")
     hand = d["hands"][seat]
     if card not in hand:
-        raise RuleError(f"{_who(state, seat)} does not hold {character_name(card)}: play one of "
-                        "the two cards in hand.")
+        raise RuleError(f"{_who(state, seat)} does not hold {character_name(card)}: play one of the two cards in hand.")
     hand.remove(card)
     kept = hand[0]
-    entry = {"turn": len(r["plays"]) + 1, "seat": seat, "card": card, "target": None,
-             "named": None, "choice": None, "discarded": None, "eliminated": None,
-             "revealed": None, "correct": None, "secret_gone": False}
+    entry = {
+        "turn": len(r["plays"]) + 1,
+        "seat": seat,
+        "card": card,
+        "target": None,
+        "named": None,
+        "choice": None,
+        "discarded": None,
+        "eliminated": None,
+        "revealed": None,
+        "correct": None,
+        "secret_gone": False,
+    }
     face_up = [card]
     result = None
     private = []
@@ -297,11 +329,11 @@ def _apply_play(state, event):
             tell([seat], "secret", card=d["secret"])
     elif card in (PAM, RAY):
         entry["target"] = target = _check_target(state, seat, card, data.get("target"))
-        if target is None:   # "any" always allows yourself, so this only guards a bad event
+        if target is None:  # "any" always allows yourself, so this only guards a bad event
             raise RuleError(f"Pick who {character_name(card)} is played on.")
         if card == RAY and d["secret"] is None:
             raise RuleError("There is no secret character left for Ray Gillette to hand over.")
-        entry["discarded"] = d["hands"][target].pop()    # dropped face up, with no effect
+        entry["discarded"] = d["hands"][target].pop()  # dropped face up, with no effect
         face_up.append(entry["discarded"])
         if card == PAM:
             new, source = _draw_or_secret(r, target)
@@ -340,7 +372,7 @@ def _apply_play(state, event):
     for n in face_up:
         r["seen"][n] += 1
     if entry["eliminated"] is not None:
-        d["hands"][entry["eliminated"]] = []      # the hand lies face up now (in r["out"])
+        d["hands"][entry["eliminated"]] = []  # the hand lies face up now (in r["out"])
         _eliminate(r, entry["eliminated"], card, seat, entry["revealed"])
     host_played = (event.get("by") or {}).get("role") == "host" and (event.get("by") or {}).get("seat") != seat
     for note in private:
@@ -357,11 +389,10 @@ def _apply_play(state, event):
         live = still_in(state)
         r["hands"] = {s: d["hands"][s][0] for s in live}
         best = max(r["hands"].values())
-        r.update(stage="over", result={"why": "deck_out",
-                                       "winners": [s for s in live if r["hands"][s] == best]})
+        r.update(stage="over", result={"why": "deck_out", "winners": [s for s in live if r["hands"][s] == best]})
     elif r["stage"] == "playing":
         drawn = d["deck"].pop(0)
-        d["hands"][r["turn"]].append(drawn)   # the next player draws
+        d["hands"][r["turn"]].append(drawn)  # the next player draws
         _got(d, r["turn"], drawn)
 
 

@@ -9,13 +9,22 @@ from .shuffle import commit_text, fingerprint, short, verify_command
 def _who(state, seat):
     return _name(state, seat)
 
+
 # ---------------------------------------------------------------- what each viewer sees
+
 
 def card_view(number):
     c = BY_NUMBER[number]
-    return {"number": number, "name": c["name"], "short": SHORT_NAMES[number],
-            "label": card_label(number), "rule": RULE_IDS[number], "effect": c["effect"],
-            "target": c["target"], "names": c["names"]}
+    return {
+        "number": number,
+        "name": c["name"],
+        "short": SHORT_NAMES[number],
+        "label": card_label(number),
+        "rule": RULE_IDS[number],
+        "effect": c["effect"],
+        "target": c["target"],
+        "names": c["names"],
+    }
 
 
 def _viewer_seats(state, viewer):
@@ -42,20 +51,22 @@ def _private_text(state, note, viewer_seat, host_view):
         return f"{actor} looked at the secret character: {card_label(note['card'])}."
     if what == "duel":
         (a, a_card), (b, b_card) = note["cards"]
+
         def side(s, c):
             mine = s == viewer_seat and not host_view
             return f"{'your' if mine else _who(state, s) + chr(39) + 's'} {card_label(c)}"
+
         line = f"Cyril Figgis duel: {side(a, a_card)} against {side(b, b_card)}"
         return line + (": equal, nobody is out." if a_card == b_card else ".")
     holder = "you" if viewer_seat in note["to"] and not host_view else _who(state, note["to"][0])
     if what == "drew":
-        got = ("with the deck empty, took the secret character:" if note["source"] == "secret"
-               else "drew")
-        return (f"Pam Poovey: {holder} dropped {card_label(note['dropped'])} and {got} "
-                f"{card_label(note['card'])}.")
+        got = "with the deck empty, took the secret character:" if note["source"] == "secret" else "drew"
+        return f"Pam Poovey: {holder} dropped {card_label(note['dropped'])} and {got} {card_label(note['card'])}."
     if what == "took_secret":
-        return (f"Ray Gillette: {holder} dropped {card_label(note['dropped'])} and took the "
-                f"secret character, {card_label(note['card'])}.")
+        return (
+            f"Ray Gillette: {holder} dropped {card_label(note['dropped'])} and took the "
+            f"secret character, {card_label(note['card'])}."
+        )
     if what == "lana":
         holds = "you now hold" if holder == "you" else f"{holder} now holds"
         return f"Lana Kane's reshuffle: {holds} {card_label(note['card'])}."
@@ -101,17 +112,22 @@ def view(state, viewer):
     played = len(r["plays"])
     for note in d["private"]:
         mine = own is not None and own in note["to"]
-        as_host = (is_host and note["host"] and not mine and note["by"] in note["to"]
-                   and note["turn"] == played and not over)
+        as_host = (
+            is_host and note["host"] and not mine and note["by"] in note["to"] and note["turn"] == played and not over
+        )
         if not (mine or as_host):
             continue
-        out["private"].append({
-            "turn": note["turn"], "what": note["what"], "by": note["by"],
-            "played": card_label(note["played"]),
-            "text": _private_text(state, note, own if mine else None, as_host),
-            "cards": [card_view(c) for c in _note_cards(note)],
-        })
-    out["private"].reverse()    # latest first
+        out["private"].append(
+            {
+                "turn": note["turn"],
+                "what": note["what"],
+                "by": note["by"],
+                "played": card_label(note["played"]),
+                "text": _private_text(state, note, own if mine else None, as_host),
+                "cards": [card_view(c) for c in _note_cards(note)],
+            }
+        )
+    out["private"].reverse()  # latest first
     return out
 
 
@@ -121,10 +137,15 @@ def reveal(state):
     d = r["deal"]
     text = commit_text(d)
     return {
-        "fingerprint": d["fingerprint"], "short": short(d["fingerprint"]),
-        "order": list(d["order"]), "lana": list(d["lana"]), "salt": d["salt"],
-        "text": text, "command": verify_command(text),
-        "secret": d["secret"], "first_secret": d["order"][0],
+        "fingerprint": d["fingerprint"],
+        "short": short(d["fingerprint"]),
+        "order": list(d["order"]),
+        "lana": list(d["lana"]),
+        "salt": d["salt"],
+        "text": text,
+        "command": verify_command(text),
+        "secret": d["secret"],
+        "first_secret": d["order"][0],
         "dealt": [{"seat": s, "card": d["order"][1 + i]} for i, s in enumerate(d["dealt_to"])],
         "hands": [{"seat": s, "cards": list(cards)} for s, cards in d["hands"].items() if cards],
     }

@@ -12,20 +12,21 @@ from .tracking import _acting_seat, _apply_hand, _apply_play, _parse_play
 
 # ---------------------------------------------------------------- state
 
+
 def new_state(options=None):
     tracking = (options or {}).get("tracking", "scores")
     if tracking not in TRACKING_MODES:
         raise RuleError("Tracking must be scores only or full tracking, or the app dealing.")
     return {
         "seats": [],
-        "tracking": tracking,      # the table option; a round keeps the mode it started with
-        "phase": "setup",          # setup | round | game_over
-        "target": None,            # Victory Points to win, fixed at game.start
+        "tracking": tracking,  # the table option; a round keeps the mode it started with
+        "phase": "setup",  # setup | round | game_over
+        "target": None,  # Victory Points to win, fixed at game.start
         "vp": {},
         "round": None,
-        "history": [],             # finished rounds of this game
-        "winners": [],             # game winners once phase is game_over
-        "games": [],               # short summaries of earlier games at this table
+        "history": [],  # finished rounds of this game
+        "winners": [],  # game winners once phase is game_over
+        "games": [],  # short summaries of earlier games at this table
     }
 
 
@@ -36,17 +37,18 @@ def _open_round(state, first_player, first_pick):
         "first_player": first_player,
         "first_pick": first_pick,
         "dealt": len(state["seats"]),
-        "stage": "playing",        # playing | hands (deck out, cards being entered) | over
+        "stage": "playing",  # playing | hands (deck out, cards being entered) | over
         "turn": first_player,
-        "draws": 1,                # the first player's draw counts as soon as the turn opens
-        "out": [],                 # [{"seat", "why", "by", "card"}] in order of elimination
+        "draws": 1,  # the first player's draw counts as soon as the turn opens
+        "out": [],  # [{"seat", "why", "by", "card"}] in order of elimination
         "protected": [],
         "secret": {"status": "on_table", "seat": None, "reshuffled": False},
-        "seen": {n: 0 for n in NUMBERS},   # face up this round: played, dropped, revealed
+        "seen": {n: 0 for n in NUMBERS},  # face up this round: played, dropped, revealed
         "plays": [],
-        "hands": {},               # seat -> card shown at deck-out
-        "result": None,            # {"why", "winners"} once the round has ended, until confirmed
+        "hands": {},  # seat -> card shown at deck-out
+        "result": None,  # {"why", "winners"} once the round has ended, until confirmed
     }
+
 
 def _next_first(state, winners, rng):
     """Who opens the next round: the winner, or one winner drawn at random (recorded)."""
@@ -64,7 +66,7 @@ def _parse_winners(form, state):
         picked.append(_parse_seat(token, "Winner"))
     for key, value in form.items():
         if key.startswith("winner_") and _yes(value):
-            picked.append(_parse_seat(key[len("winner_"):], "Winner"))
+            picked.append(_parse_seat(key[len("winner_") :], "Winner"))
     if not picked and not _blank(form.get("winner")):
         picked.append(_parse_seat(form.get("winner"), "Winner"))
     for seat in picked:
@@ -72,7 +74,9 @@ def _parse_winners(form, state):
     chosen = set(picked)
     return [s for s in seat_ids(state) if s in chosen]
 
+
 # ---------------------------------------------------------------- steps (a doubled tap moves once)
+
 
 def start_step(state):
     """The step "Start" moves to ("game 2"), or None while a game is under way."""
@@ -139,7 +143,7 @@ def parse(kind, form, state, actor, rng):
             if mode["tracking"] not in TRACKING_MODES:
                 raise RuleError("Pick scores only or full tracking, or let the app deal.")
         if mode.get("tracking", state["tracking"]) == deal.DEALT:
-            mode["deal"] = deal.new_deal(rng)    # recorded, so the fold deals the same cards
+            mode["deal"] = deal.new_deal(rng)  # recorded, so the fold deals the same cards
         choice = str(form.get("first_player") or "random").strip()
         if choice == "random":
             return {"first_player": rng.choice(seats), "picked_at_random": True, **mode}
@@ -155,8 +159,10 @@ def parse(kind, form, state, actor, rng):
     if kind == "play":
         return _parse_play(form, state, actor)
     if kind == "hand":
-        return {"seat": _acting_seat(form, state, actor),
-                "card": _parse_character(form.get("card"), "The card in hand")}
+        return {
+            "seat": _acting_seat(form, state, actor),
+            "card": _parse_character(form.get("card"), "The card in hand"),
+        }
     if kind == "round.confirm":
         r = state.get("round")
         if not r or not r["result"]:
@@ -164,7 +170,7 @@ def parse(kind, form, state, actor, rng):
         winners = list(r["result"]["winners"])
         data = {"winners": winners, **_next_first(state, winners, rng)}
         if data["next_first_player"] is not None and state["tracking"] == deal.DEALT:
-            data["deal"] = deal.new_deal(rng)    # the next round's shuffle
+            data["deal"] = deal.new_deal(rng)  # the next round's shuffle
         return data
     if kind == "round.score":
         if state["phase"] != "round":
@@ -176,10 +182,13 @@ def parse(kind, form, state, actor, rng):
     raise RuleError("Unknown action.")
 
 
-_DEALT_REFUSAL = ("The app holds the cards this round: each player plays from the hand on their "
-                  "phone, and the app works out what happens.")
+_DEALT_REFUSAL = (
+    "The app holds the cards this round: each player plays from the hand on their "
+    "phone, and the app works out what happens."
+)
 
 # ---------------------------------------------------------------- apply (the reducer)
+
 
 def apply(state, event):
     kind, data = event["kind"], event["data"]
@@ -208,11 +217,11 @@ def apply(state, event):
         raise RuleError("Unknown action.")
     return state
 
+
 def _apply_roster(state, kind, data):
     if kind == "seat.join":
         if _in_game(state):
-            raise RuleError("A game is under way: new players can join once it ends "
-                            "(or after the host resets it).")
+            raise RuleError("A game is under way: new players can join once it ends (or after the host resets it).")
         if len(state["seats"]) > MAX_SEATS:
             raise RuleError(f"This game seats at most {MAX_SEATS} players.")
         state["vp"][data["seat"]] = 0
@@ -228,8 +237,7 @@ def _apply_tracking(state, data):
     if mode not in TRACKING_MODES:
         raise RuleError("Pick scores only or full tracking, or let the app deal.")
     if _in_game(state) and deal.DEALT in (mode, state["tracking"]) and mode != state["tracking"]:
-        raise RuleError("Whether the app deals is chosen when a game starts: the host can reset "
-                        "the game to change it.")
+        raise RuleError("Whether the app deals is chosen when a game starts: the host can reset the game to change it.")
     state["tracking"] = mode
     r = state["round"]
     # A round already being tracked card by card keeps its mode; the switch applies next round.
@@ -249,13 +257,14 @@ def _apply_start(state, data):
             raise RuleError("Pick scores only or full tracking, or let the app deal.")
         state["tracking"] = data["tracking"]
     if state["phase"] == "game_over":
-        state["games"].append({
-            "winners": [_name(state, w) for w in state["winners"]],
-            "rounds": len(state["history"]),
-            "vp": {_name(state, s): v for s, v in state["vp"].items()},
-        })
-    state.update(phase="round", target=target, history=[], winners=[],
-                 vp={s: 0 for s in seat_ids(state)})
+        state["games"].append(
+            {
+                "winners": [_name(state, w) for w in state["winners"]],
+                "rounds": len(state["history"]),
+                "vp": {_name(state, s): v for s, v in state["vp"].items()},
+            }
+        )
+    state.update(phase="round", target=target, history=[], winners=[], vp={s: 0 for s in seat_ids(state)})
     _open_round(state, first, "random" if data.get("picked_at_random") else "table")
     _deal_if_dealt(state, data)
 
@@ -269,8 +278,8 @@ def _deal_if_dealt(state, data):
 
 
 def _apply_reset(state):
-    state.update(phase="setup", target=None, round=None, history=[], winners=[],
-                 vp={s: 0 for s in seat_ids(state)})
+    state.update(phase="setup", target=None, round=None, history=[], winners=[], vp={s: 0 for s in seat_ids(state)})
+
 
 def _apply_confirm(state, data):
     r = _live_round(state)
@@ -301,19 +310,25 @@ def _close_round(state, winners, why, data):
         raise RuleError("The next first player must be one of this round's winners.")
     for w in winners:
         state["vp"][w] = state["vp"].get(w, 0) + 1
-    state["history"].append({
-        "number": r["number"], "tracking": r["tracking"],
-        "first_player": r["first_player"], "first_pick": r["first_pick"],
-        "winners": list(winners), "why": why,
-        "plays": r["plays"], "out": r["out"],
-        "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
-        "secret": r["secret"],
-        # A dealt round's whole deal is public once it is over: the players can check it.
-        "reveal": deal.reveal(state) if r["tracking"] == deal.DEALT else None,
-        "vp": [{"seat": s, "vp": state["vp"].get(s, 0)} for s in seat_ids(state)],
-        "next_first_player": None if ends else nxt,
-        "picked_at_random": bool(data.get("picked_at_random")) and not ends,
-    })
+    state["history"].append(
+        {
+            "number": r["number"],
+            "tracking": r["tracking"],
+            "first_player": r["first_player"],
+            "first_pick": r["first_pick"],
+            "winners": list(winners),
+            "why": why,
+            "plays": r["plays"],
+            "out": r["out"],
+            "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
+            "secret": r["secret"],
+            # A dealt round's whole deal is public once it is over: the players can check it.
+            "reveal": deal.reveal(state) if r["tracking"] == deal.DEALT else None,
+            "vp": [{"seat": s, "vp": state["vp"].get(s, 0)} for s in seat_ids(state)],
+            "next_first_player": None if ends else nxt,
+            "picked_at_random": bool(data.get("picked_at_random")) and not ends,
+        }
+    )
     if ends:
         state["phase"] = "game_over"
         state["round"] = None
@@ -323,6 +338,7 @@ def _close_round(state, winners, why, data):
     _open_round(state, nxt, pick)
     _deal_if_dealt(state, data)
 
+
 def undo_refusal(state, kind):
     """Why an event of this kind cannot be undone now ("" when it can).
 
@@ -330,6 +346,8 @@ def undo_refusal(state, kind):
     cards, and undoing a deal would re-shuffle: both stand, like cards on a real table."""
     dealt = state["tracking"] == deal.DEALT and (_in_game(state) or state["phase"] == "game_over")
     if kind in deal.KINDS or (dealt and kind in ("game.start", "round.confirm")):
-        return ("In a game the app deals, cards played and deals stand: they cannot be undone. "
-                "The host can reset the game instead.")
+        return (
+            "In a game the app deals, cards played and deals stand: they cannot be undone. "
+            "The host can reset the game instead."
+        )
     return ""

@@ -51,7 +51,7 @@ def request_hook(table, viewer, what):
 def _check_away(table, viewer):
     """Refuse a stand-in for a seat whose phone had an open page in the last AWAY_SECONDS."""
     if viewer["role"] != "host":
-        return None                      # the core answers 403
+        return None  # the core answers 403
     state = store.load(get_db(), table).state
     r = _dealt_round(state)
     try:
@@ -59,14 +59,20 @@ def _check_away(table, viewer):
     except ValueError:
         return None
     if r is None or seat != r["turn"]:
-        return None                      # the rules refuse it with their own words
+        return None  # the rules refuse it with their own words
     if deal.stand_in_why(state, seat) != "away" or presence.is_away(away(table.id, seat)):
         return None
     name = next(s["name"] for s in state["seats"] if s["id"] == seat)
-    return refused(table, viewer, "host", RuleError(
-        f"{name}'s phone has had the table open in the last {AWAY_SECONDS} seconds, so its hand "
-        f"stays on it. The host can play this turn once it has been away for {AWAY_SECONDS} "
-        f"seconds, or when {name} taps “Hand my turn to the host”."))
+    return refused(
+        table,
+        viewer,
+        "host",
+        RuleError(
+            f"{name}'s phone has had the table open in the last {AWAY_SECONDS} seconds, so its hand "
+            f"stays on it. The host can play this turn once it has been away for {AWAY_SECONDS} "
+            f"seconds, or when {name} taps “Hand my turn to the host”."
+        ),
+    )
 
 
 def _phone_is_back(table, viewer):
@@ -77,10 +83,9 @@ def _phone_is_back(table, viewer):
     if r is None or r["deal"]["stand_in"] != seat or r["deal"].get("stand_in_why") != "away":
         return
     try:
-        store.act(get_db(), table, "dealt.reclaim", {"seat": str(seat), "turn": str(len(r["plays"]) + 1)},
-                  viewer)
+        store.act(get_db(), table, "dealt.reclaim", {"seat": str(seat), "turn": str(len(r["plays"]) + 1)}, viewer)
     except RuleError:
-        return                           # someone else moved the game on first: nothing to cancel
+        return  # someone else moved the game on first: nothing to cancel
     changed(table)
 
 
@@ -122,11 +127,14 @@ def _replay_facts(view, reveal, plays):
     """The public facts a phone needs to replay a finished round from its revealed order (the
     order and reshuffle it reads from the revealed text itself): seats in order, who was dealt
     in which order, and the plays as everyone saw them. blackmail.js does the replay."""
-    return {"seats": [s["id"] for s in view["seats"]], "names": view["names"],
-            "dealt_to": [row["seat"] for row in reveal["dealt"]],
-            "plays": [{k: p.get(k) for k in _PLAY_FACTS} for p in plays],
-            "deck": deal.full_deck(),
-            "cards": {str(c["number"]): card_label(c["number"]) for c in view["characters"]}}
+    return {
+        "seats": [s["id"] for s in view["seats"]],
+        "names": view["names"],
+        "dealt_to": [row["seat"] for row in reveal["dealt"]],
+        "plays": [{k: p.get(k) for k in _PLAY_FACTS} for p in plays],
+        "deck": deal.full_deck(),
+        "cards": {str(c["number"]): card_label(c["number"]) for c in view["characters"]},
+    }
 
 
 @bp.get("/t/<code>/blackmail/verify")
@@ -135,29 +143,47 @@ def verify(code):
     state = store.load(get_db(), table).state
     view = view_for(state, {"role": "screen", "seat": None})
     rounds = []
-    game = len(view["games"]) + 1        # the key blackmail.js files the phone's memo under
+    game = len(view["games"]) + 1  # the key blackmail.js files the phone's memo under
     for h in view["history"]:
         reveal = h.get("reveal")
         if not reveal:
             continue
-        rounds.append({"number": h["number"], "key": f"{game}-{h['number']}", "reveal": reveal,
-                       "rows": _deck_rows(reveal, view["names"]),
-                       "replay": _replay_facts(view, reveal, h["plays"])})
+        rounds.append(
+            {
+                "number": h["number"],
+                "key": f"{game}-{h['number']}",
+                "reveal": reveal,
+                "rows": _deck_rows(reveal, view["names"]),
+                "replay": _replay_facts(view, reveal, h["plays"]),
+            }
+        )
     r = view["round"]
     current = None
     if r and r.get("dealt"):
-        current = {"number": r["number"], "key": f"{game}-{r['number']}",
-                   "fingerprint": r["dealt"]["fingerprint"],
-                   "fingerprint_full": r["dealt"]["fingerprint_full"], "reveal": r["dealt"]["reveal"]}
+        current = {
+            "number": r["number"],
+            "key": f"{game}-{r['number']}",
+            "fingerprint": r["dealt"]["fingerprint"],
+            "fingerprint_full": r["dealt"]["fingerprint_full"],
+            "reveal": r["dealt"]["reveal"],
+        }
         if current["reveal"]:
             current["rows"] = _deck_rows(current["reveal"], view["names"])
             current["replay"] = _replay_facts(view, current["reveal"], r["plays"])
     # Anyone may also paste a revealed text and the fingerprint they noted at the deal.
-    text = request.args.get("text", "")[:MAX_FIELD * 2]
+    text = request.args.get("text", "")[: MAX_FIELD * 2]
     shown = request.args.get("fingerprint", "")[:MAX_FIELD]
     pasted = deal.verify(text, shown) if text or shown else None
     return render_template(
-        "games/blackmail/verify.html", table=table, viewer=door.viewer(),
-        game_title=games.TABLE_GAMES[table.game], rounds=list(reversed(rounds)), current=current,
-        pasted=pasted, text=text, shown=shown, command=deal.verify_command("<the revealed text>"),
-        short_digits=deal.SHORT_FINGERPRINT)
+        "games/blackmail/verify.html",
+        table=table,
+        viewer=door.viewer(),
+        game_title=games.TABLE_GAMES[table.game],
+        rounds=list(reversed(rounds)),
+        current=current,
+        pasted=pasted,
+        text=text,
+        shown=shown,
+        command=deal.verify_command("<the revealed text>"),
+        short_digits=deal.SHORT_FINGERPRINT,
+    )

@@ -8,13 +8,13 @@ from ..base import RuleError
 from .rules import CHARACTERS, DECK_SIZE, MAX_SEATS, SECRET_CARDS
 
 SALT_BITS = 128
-SHORT_FINGERPRINT = 16       # hex digits shown on the screens, in groups of four
+SHORT_FINGERPRINT = 16  # hex digits shown on the screens, in groups of four
 SALT_PATTERN = re.compile(r"[0-9a-f]{32}")
 # One line, Python's standard library only: prints the hash of the text the app revealed.
-VERIFY_COMMAND = ("python3 -c 'import hashlib,sys;print(hashlib.sha256(sys.argv[1].encode())"
-                  ".hexdigest())' '{text}'")
+VERIFY_COMMAND = "python3 -c 'import hashlib,sys;print(hashlib.sha256(sys.argv[1].encode()).hexdigest())' '{text}'"
 
 # ---------------------------------------------------------------- the deck and the commitment
+
 
 def full_deck():
     """The 16 cards by number, from the rules data (copies per character)."""
@@ -50,8 +50,7 @@ def check_deal(deal):
 
 def commit_text(deal):
     """What the fingerprint is the hash of: order|lana|salt, e.g. '1,8,5,...|3,0,4,1,2|9f0c...'."""
-    return "|".join((",".join(str(n) for n in deal["order"]),
-                     ",".join(str(i) for i in deal["lana"]), deal["salt"]))
+    return "|".join((",".join(str(n) for n in deal["order"]), ",".join(str(i) for i in deal["lana"]), deal["salt"]))
 
 
 def fingerprint(deal):
@@ -61,7 +60,7 @@ def fingerprint(deal):
 def short(fingerprint_hex):
     """The first hex digits, grouped to read aloud: '3f2a 9c1b 0e77 d4a2'."""
     head = fingerprint_hex[:SHORT_FINGERPRINT]
-    return " ".join(head[i:i + 4] for i in range(0, len(head), 4))
+    return " ".join(head[i : i + 4] for i in range(0, len(head), 4))
 
 
 def verify_command(text):

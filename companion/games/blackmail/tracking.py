@@ -24,13 +24,14 @@ from .rules import ARCHER, BY_NUMBER, CHERYL, CYRIL, KRUEGER, LANA, MALORY, NUMB
 
 # ---------------------------------------------------------------- parse
 
+
 def _check_duel_loser(state, revealed, face_up):
     """A Cyril loser's card is lower than the winner's: some higher card must still be unseen."""
     seen = seen_counts(state)
     unseen_higher = sum(BY_NUMBER[n]["copies"] - seen[n] - face_up.count(n) for n in NUMBERS if n > revealed)
     if unseen_higher <= 0:
-        raise RuleError(f"{character_name(revealed)} cannot lose a Cyril duel: every higher card "
-                        "is already face up.")
+        raise RuleError(f"{character_name(revealed)} cannot lose a Cyril duel: every higher card is already face up.")
+
 
 def _acting_seat(form, state, actor):
     """A phone acts for its own seat; the host names a seat (defaulting to whose turn it is)."""
@@ -46,6 +47,7 @@ def _acting_seat(form, state, actor):
         return turn
     return _parse_seat(form.get("seat"), "Seat")
 
+
 def _parse_play(form, state, actor):
     r = state.get("round")
     if r and r["tracking"] != "full":
@@ -57,8 +59,10 @@ def _parse_play(form, state, actor):
         data["target"] = _opt_seat(form.get("target"), "The target")
         data["named"] = _opt_character(form.get("named"), "The named character")
         right = _yes(form.get("correct")) or (
-            not _blank(form.get("eliminated")) and data["target"] is not None
-            and _parse_seat(form.get("eliminated"), "The eliminated seat") == data["target"])
+            not _blank(form.get("eliminated"))
+            and data["target"] is not None
+            and _parse_seat(form.get("eliminated"), "The eliminated seat") == data["target"]
+        )
         data["eliminated"] = data["target"] if right else None
     elif card == KRUEGER:
         data["named"] = _opt_character(form.get("named"), "The named character")
@@ -95,7 +99,7 @@ def _parse_play(form, state, actor):
     return data
 
 
-NOT_SHOWN = "not_shown"   # the form's deliberate "Not shown" choice
+NOT_SHOWN = "not_shown"  # the form's deliberate "Not shown" choice
 
 
 def _shown_card(form, question):
@@ -108,12 +112,15 @@ def _shown_card(form, question):
         raise RuleError(f"{question} Tap the card, or “Not shown” if nobody saw it.")
     return _parse_character(value, "The card shown")
 
+
 # ---------------------------------------------------------------- apply
+
 
 def _check_actor(event, seat, doing):
     by = event.get("by") or {}
     if by.get("role") == "seat" and by.get("seat") != seat:
         raise RuleError(f"Only that player's phone or the host can {doing}.")
+
 
 def _check_count(state, face_up):
     """Refuse a play that would show more copies of a character than the deck holds."""
@@ -126,7 +133,9 @@ def _check_count(state, face_up):
             raise RuleError(
                 f"Only {copies} {'copy' if copies == 1 else 'copies'} of {character_name(n)} "
                 f"{'exists' if copies == 1 else 'exist'}, and {already} "
-                f"{'is' if already == 1 else 'are'} already face up this round.")
+                f"{'is' if already == 1 else 'are'} already face up this round."
+            )
+
 
 def _apply_play(state, event):
     r = _live_round(state)
@@ -142,9 +151,18 @@ def _apply_play(state, event):
     if seat != r["turn"]:
         raise RuleError(f"It is {_name(state, r['turn'])}'s turn, not {_name(state, seat)}'s.")
     card = _character(data.get("card"), "The card played")
-    entry = {"turn": len(r["plays"]) + 1, "seat": seat, "card": card, "target": None,
-             "named": None, "choice": None, "discarded": None, "eliminated": None,
-             "revealed": None, "correct": None}
+    entry = {
+        "turn": len(r["plays"]) + 1,
+        "seat": seat,
+        "card": card,
+        "target": None,
+        "named": None,
+        "choice": None,
+        "discarded": None,
+        "eliminated": None,
+        "revealed": None,
+        "correct": None,
+    }
     face_up = [card]
     result = None
 
@@ -160,7 +178,7 @@ def _apply_play(state, event):
                 raise RuleError("Sterling Archer can only put out the player it targets.")
             if data.get("eliminated") == target:
                 entry["eliminated"] = target
-                entry["revealed"] = named      # the target's card is the one named
+                entry["revealed"] = named  # the target's card is the one named
                 face_up.append(named)
     elif card == KRUEGER:
         named = _character(data.get("named"), "The named character")
@@ -201,8 +219,7 @@ def _apply_play(state, event):
             raise RuleError("There is no secret character this round, so no guess can be right.")
         named = entry["named"]
         if seen_counts(state)[named] + face_up.count(named) >= BY_NUMBER[named]["copies"]:
-            raise RuleError(f"Every copy of {character_name(named)} is face up, so it cannot be "
-                            "the secret character.")
+            raise RuleError(f"Every copy of {character_name(named)} is face up, so it cannot be the secret character.")
         result = {"why": "secret_guessed", "winners": [seat]}
 
     # The count is fine: carry the card out.
@@ -213,7 +230,7 @@ def _apply_play(state, event):
     if card == CHERYL and entry["choice"] == "protect":
         r["protected"].append(seat)
     elif card in (PAM, RAY):
-        _swap_effects(state, card, entry["target"])    # the dropped card itself does nothing
+        _swap_effects(state, card, entry["target"])  # the dropped card itself does nothing
     elif card == LANA and r["secret"]["status"] != "gone":
         r["secret"] = {"status": "on_table", "seat": None, "reshuffled": True}
 
@@ -241,6 +258,7 @@ def _swap_effects(state, card, target):
         else:
             r["secret"] = {"status": "gone", "seat": target, "reshuffled": False}
 
+
 def _apply_hand(state, event):
     r = _live_round(state)
     data = event["data"]
@@ -257,11 +275,12 @@ def _apply_hand(state, event):
     shown = r["seen"][card] + sum(1 for c in others.values() if c == card)
     copies = BY_NUMBER[card]["copies"]
     if shown >= copies:
-        raise RuleError(f"{_name(state, seat)} cannot hold {character_name(card)}: all {copies} "
-                        f"{'copy is' if copies == 1 else 'copies are'} already accounted for.")
+        raise RuleError(
+            f"{_name(state, seat)} cannot hold {character_name(card)}: all {copies} "
+            f"{'copy is' if copies == 1 else 'copies are'} already accounted for."
+        )
     r["hands"][seat] = card
     live = still_in(state)
     if all(s in r["hands"] for s in live):
         best = max(r["hands"][s] for s in live)
-        r.update(stage="over", result={"why": "deck_out",
-                                       "winners": [s for s in live if r["hands"][s] == best]})
+        r.update(stage="over", result={"why": "deck_out", "winners": [s for s in live if r["hands"][s] == best]})

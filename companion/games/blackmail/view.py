@@ -42,6 +42,7 @@ from .rules import (
 
 # ---------------------------------------------------------------- text
 
+
 def play_text(state, entry):
     """One public line for a recorded card (used by the log and describe)."""
     who = _name(state, entry["seat"])
@@ -53,8 +54,7 @@ def play_text(state, entry):
         if target is None:
             return line + " with nobody to target: no effect."
         line += f" on {tname}, naming {character_name(entry['named'])}"
-        return line + (f": right, {tname} is out of the round." if entry["eliminated"] is not None
-                       else ": wrong.")
+        return line + (f": right, {tname} is out of the round." if entry["eliminated"] is not None else ": wrong.")
     if card == KRUEGER:
         line += f", naming {character_name(entry['named'])}"
         return line + (": right, the secret character is found!" if entry["correct"] else ": wrong.")
@@ -69,17 +69,22 @@ def play_text(state, entry):
             line += f", showing {card_label(entry['revealed'])}"
         return line + "."
     if card == CHERYL:
-        return line + (": protected until their next turn." if entry["choice"] == "protect"
-                       else " to look at the secret character.")
+        return line + (
+            ": protected until their next turn."
+            if entry["choice"] == "protect"
+            else " to look at the secret character."
+        )
     if card in (PAM, RAY):
         whom = "themself" if target == entry["seat"] else tname
         line += f" on {whom}: {card_label(entry['discarded'])} dropped with no effect"
-        gone = entry.get("secret_gone")   # known only when the app deals
+        gone = entry.get("secret_gone")  # known only when the app deals
         if card == PAM:
-            return line + (", and the secret character drawn: the deck is empty." if gone
-                           else ", and a new card drawn.")
-        return line + (", and the secret character taken; none is left." if gone
-                       else ", and the secret character taken.")
+            return line + (
+                ", and the secret character drawn: the deck is empty." if gone else ", and a new card drawn."
+            )
+        return line + (
+            ", and the secret character taken; none is left." if gone else ", and the secret character taken."
+        )
     if card == LANA:
         return line + ": hands and the secret character reshuffled and dealt again."
     line += ": out of the round"
@@ -103,8 +108,7 @@ def _close_text(before, after, data):
     winners = data["winners"]
     parts = []
     for w in winners:
-        parts.append(f"{_name(before, w)} scores a Victory Point ({after['vp'].get(w, 0)} of "
-                     f"{before['target']})")
+        parts.append(f"{_name(before, w)} scores a Victory Point ({after['vp'].get(w, 0)} of {before['target']})")
     line = "; ".join(parts) + "."
     if after["phase"] == "game_over":
         names = " and ".join(_name(after, w) for w in after["winners"])
@@ -128,8 +132,10 @@ def _data_line(state, kind, data):
     if kind == "dealt.reclaim":
         return f"{_name(state, data.get('seat'))} took a turn back."
     if kind == "play":
-        entry = {k: data.get(k) for k in ("seat", "card", "target", "named", "choice", "discarded",
-                                          "eliminated", "revealed", "correct")}
+        entry = {
+            k: data.get(k)
+            for k in ("seat", "card", "target", "named", "choice", "discarded", "eliminated", "revealed", "correct")
+        }
         if entry["card"] in BY_NUMBER:
             try:
                 return play_text(state, entry)
@@ -139,8 +145,9 @@ def _data_line(state, kind, data):
     if kind == "hand":
         return f"{_name(state, data.get('seat'))} shows {card_label(data['card'])}."
     names = " and ".join(_name(state, w) for w in data.get("winners") or [])
-    return f"{names}: a Victory Point each." if len(data.get("winners") or []) > 1 else \
-        f"{names} scores a Victory Point."
+    return (
+        f"{names}: a Victory Point each." if len(data.get("winners") or []) > 1 else f"{names} scores a Victory Point."
+    )
 
 
 def describe(before, after, event):
@@ -154,14 +161,17 @@ def describe(before, after, event):
         how = "picked at random" if data.get("picked_at_random") else "chosen by the table"
         target = VP_TO_WIN.get(len(after["seats"]), "?")
         mode = f" {TRACKING_LABELS[data['tracking']]}." if data.get("tracking") in TRACKING_LABELS else ""
-        return (f"New game: {len(after['seats'])} players, {target} Victory Points to win.{mode} "
-                f"{_name(after, data['first_player'])} goes first ({how})." + _deal_text(data))
+        return (
+            f"New game: {len(after['seats'])} players, {target} Victory Points to win.{mode} "
+            f"{_name(after, data['first_player'])} goes first ({how})." + _deal_text(data)
+        )
     if kind == "game.reset":
         return "The game was reset."
     if kind == "dealt.stand_in":
         who = _name(after, data["seat"])
         why = {"handed_over": f"{who} handed it over", "no_phone": f"{who} has no phone"}.get(
-            data.get("why"), f"{who}'s phone is away")
+            data.get("why"), f"{who}'s phone is away"
+        )
         return f"The host plays {who}'s turn ({why})."
     if kind == "dealt.hand_over":
         return f"{_name(after, data['seat'])} hands this turn to the host."
@@ -198,11 +208,14 @@ def _deal_text(data):
     except (KeyError, TypeError):
         return ""
 
+
 def public_data(kind, data):
     """An event's data for the host's export: a deal's shuffle is replaced by its fingerprint."""
     return deal.public_data(kind, data)
 
+
 # ---------------------------------------------------------------- view
+
 
 def _round_view(state, viewer=None):
     r = state["round"]
@@ -216,39 +229,48 @@ def _round_view(state, viewer=None):
         "result": None,
     }
     if r["result"]:
-        view["result"] = {"why": r["result"]["why"], "winners": list(r["result"]["winners"]),
-                          "label": ROUND_ENDS[r["result"]["why"]],
-                          "text": _result_text(state, r["result"])}
+        view["result"] = {
+            "why": r["result"]["why"],
+            "winners": list(r["result"]["winners"]),
+            "label": ROUND_ENDS[r["result"]["why"]],
+            "text": _result_text(state, r["result"]),
+        }
     if not full:
         return view
     turn = whose_turn(state)
     dealt = r["tracking"] == deal.DEALT
     seat = (viewer or {}).get("seat") if (viewer or {}).get("role") == "seat" else None
     labels, shorts = (SECRET_LABELS_DEALT, SECRET_SHORT_DEALT) if dealt else (SECRET_LABELS, SECRET_SHORT)
-    view.update({
-        "stage": r["stage"],
-        "turn": turn,
-        "deck": deck_count(state),
-        "still_in": still_in(state),
-        "protected": list(r["protected"]),
-        "secret": {"status": r["secret"]["status"], "seat": r["secret"]["seat"],
-                   "reshuffled": r["secret"]["reshuffled"],
-                   "label": labels[r["secret"]["status"]],
-                   "short": shorts[r["secret"]["status"]]},
-        "plays": [dict(p, text=play_text(state, p)) for p in r["plays"]],
-        "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
-        "awaiting_hands": [s for s in still_in(state) if s not in r["hands"]]
-        if r["tracking"] == "full" and r["stage"] in ("hands", "over")
-        and (not r["result"] or r["result"]["why"] == "deck_out") else [],
-        # Who each card may target right now, so a form offers only legal picks.
-        "targets": {str(n): valid_targets(state, turn, n) for n in NUMBERS} if turn is not None else {},
-        # What a phone's own play form offers, on the page all round (hidden but on its turn):
-        # the same as "targets" on its turn, so the turn coming changes none of it.
-        "my_targets": {str(n): valid_targets(state, seat, n) for n in NUMBERS}
-        if seat is not None else {},
-        # The dealt mode's hidden part, filtered for this viewer (the only place that does it).
-        "dealt": deal.view(state, viewer) if r["tracking"] == deal.DEALT else None,
-    })
+    view.update(
+        {
+            "stage": r["stage"],
+            "turn": turn,
+            "deck": deck_count(state),
+            "still_in": still_in(state),
+            "protected": list(r["protected"]),
+            "secret": {
+                "status": r["secret"]["status"],
+                "seat": r["secret"]["seat"],
+                "reshuffled": r["secret"]["reshuffled"],
+                "label": labels[r["secret"]["status"]],
+                "short": shorts[r["secret"]["status"]],
+            },
+            "plays": [dict(p, text=play_text(state, p)) for p in r["plays"]],
+            "hands": [{"seat": s, "card": c} for s, c in r["hands"].items()],
+            "awaiting_hands": [s for s in still_in(state) if s not in r["hands"]]
+            if r["tracking"] == "full"
+            and r["stage"] in ("hands", "over")
+            and (not r["result"] or r["result"]["why"] == "deck_out")
+            else [],
+            # Who each card may target right now, so a form offers only legal picks.
+            "targets": {str(n): valid_targets(state, turn, n) for n in NUMBERS} if turn is not None else {},
+            # What a phone's own play form offers, on the page all round (hidden but on its turn):
+            # the same as "targets" on its turn, so the turn coming changes none of it.
+            "my_targets": {str(n): valid_targets(state, seat, n) for n in NUMBERS} if seat is not None else {},
+            # The dealt mode's hidden part, filtered for this viewer (the only place that does it).
+            "dealt": deal.view(state, viewer) if r["tracking"] == deal.DEALT else None,
+        }
+    )
     return view
 
 
@@ -264,21 +286,42 @@ def pick_card_facts(view, number, seat):
     card = next(c for c in view["characters"] if c["number"] == number)
     targets = r["my_targets"].get(str(number)) or []
     greys = number in _GREYS_SPENT
-    return {"c": card, "targets": targets, "turn": seat,
-            "r": {"secret": {"status": r["secret"]["status"] if number == 2 else None},
-                  "deck": min(r["deck"], 1) if number in (5, 6) else 1},
-            "view": {"names": {str(t): view["names"][str(t)] for t in targets},
-                     "step": view["step"],  # the turn the form names (forms.act_form)
-                     "characters": [dict(number=c["number"], short=c["short"],
-                                         **({"unaccounted": min(c["unaccounted"], 1)} if greys else {}))
-                                    for c in view["characters"]]}}
+    return {
+        "c": card,
+        "targets": targets,
+        "turn": seat,
+        "r": {
+            "secret": {"status": r["secret"]["status"] if number == 2 else None},
+            "deck": min(r["deck"], 1) if number in (5, 6) else 1,
+        },
+        "view": {
+            "names": {str(t): view["names"][str(t)] for t in targets},
+            "step": view["step"],  # the turn the form names (forms.act_form)
+            "characters": [
+                dict(
+                    number=c["number"], short=c["short"], **({"unaccounted": min(c["unaccounted"], 1)} if greys else {})
+                )
+                for c in view["characters"]
+            ],
+        },
+    }
 
 
 def character_rows():
     """The eight characters as every page lists them (a view's card count adds its counts)."""
-    return [{"number": c["number"], "name": c["name"], "short": SHORT_NAMES[c["number"]],
-             "rule": RULE_IDS[c["number"]], "copies": c["copies"], "effect": c["effect"],
-             "target": c["target"], "names": c["names"]} for c in CHARACTERS]
+    return [
+        {
+            "number": c["number"],
+            "name": c["name"],
+            "short": SHORT_NAMES[c["number"]],
+            "rule": RULE_IDS[c["number"]],
+            "copies": c["copies"],
+            "effect": c["effect"],
+            "target": c["target"],
+            "names": c["names"],
+        }
+        for c in CHARACTERS
+    ]
 
 
 def view_for(state, viewer):
@@ -294,14 +337,24 @@ def view_for(state, viewer):
     seats = []
     for s in state["seats"]:
         sid = s["id"]
-        row = {"id": sid, "name": s["name"], "vp": state["vp"].get(sid, 0),
-               "rounds_won": won.get(sid, 0), "first": bool(r) and r["first_player"] == sid,
-               "you": sid == viewer_seat, "phone": bool(s.get("phone", True))}
+        row = {
+            "id": sid,
+            "name": s["name"],
+            "vp": state["vp"].get(sid, 0),
+            "rounds_won": won.get(sid, 0),
+            "first": bool(r) and r["first_player"] == sid,
+            "you": sid == viewer_seat,
+            "phone": bool(s.get("phone", True)),
+        }
         if full:
-            row.update(in_round=sid not in out, out_why=OUT_REASONS.get(out[sid]["why"]) if sid in out else None,
-                       out_card=out[sid]["card"] if sid in out else None,
-                       protected=sid in r["protected"], turn=sid == turn,
-                       hand=r["hands"].get(sid))
+            row.update(
+                in_round=sid not in out,
+                out_why=OUT_REASONS.get(out[sid]["why"]) if sid in out else None,
+                out_card=out[sid]["card"] if sid in out else None,
+                protected=sid in r["protected"],
+                turn=sid == turn,
+                hand=r["hands"].get(sid),
+            )
         seats.append(row)
     players = len(state["seats"])
     characters = character_rows()
@@ -334,36 +387,44 @@ def view_for(state, viewer):
         "step": step_now(state),  # the step every form names (games.base.check_named_step)
         "stand_in_why": dict(STAND_IN_WHY),
         "can": {
-            "play": turn is not None and (deal.may_play(state, viewer, turn) if dealt
-                                          else is_host or viewer_seat == turn),
+            "play": turn is not None
+            and (deal.may_play(state, viewer, turn) if dealt else is_host or viewer_seat == turn),
             # The host takes over the turn of a player whose phone is away (confirmed, logged).
             # Offered on the host page only when routes.py's presence check (or "why") allows.
-            "stand_in": dealt and playing and is_host and viewer.get("seat") != turn
-            and d["stand_in"] != turn,
+            "stand_in": dealt and playing and is_host and viewer.get("seat") != turn and d["stand_in"] != turn,
             "stand_in_why": deal.stand_in_why(state, turn) if dealt and playing else None,
             # A phone hands its turn to the host, and takes it back while not yet played.
-            "hand_over": dealt and playing and viewer_seat == turn and d.get("handed_over") != turn
+            "hand_over": dealt
+            and playing
+            and viewer_seat == turn
+            and d.get("handed_over") != turn
             and d["stand_in"] != turn,
-            "reclaim": dealt and playing and viewer_seat == turn
-            and turn in (d.get("handed_over"), d["stand_in"]),
-            "enter_hand": bool(r) and r["tracking"] == "full" and r["stage"] in ("hands", "over")
+            "reclaim": dealt and playing and viewer_seat == turn and turn in (d.get("handed_over"), d["stand_in"]),
+            "enter_hand": bool(r)
+            and r["tracking"] == "full"
+            and r["stage"] in ("hands", "over")
             and (not r["result"] or r["result"]["why"] == "deck_out")
             and (is_host or viewer_seat in still_in(state)),
             "confirm": bool(r) and bool(r["result"]) and viewer.get("role") in ("host", "seat"),
             "record_winners": bool(r) and not dealt and viewer.get("role") in ("host", "seat"),
-            "start": is_host and state["phase"] in ("setup", "game_over")
-            and MIN_SEATS <= players <= MAX_SEATS,
+            "start": is_host and state["phase"] in ("setup", "game_over") and MIN_SEATS <= players <= MAX_SEATS,
         },
     }
 
 
 def _history_view(state, h):
     return {
-        "number": h["number"], "tracking": h["tracking"],
-        "first_player": h["first_player"], "first_pick_label": FIRST_PICKS[h["first_pick"]],
-        "winners": list(h["winners"]), "why": h["why"], "why_label": ROUND_ENDS[h["why"]],
+        "number": h["number"],
+        "tracking": h["tracking"],
+        "first_player": h["first_player"],
+        "first_pick_label": FIRST_PICKS[h["first_pick"]],
+        "winners": list(h["winners"]),
+        "why": h["why"],
+        "why_label": ROUND_ENDS[h["why"]],
         "plays": [dict(p, text=play_text(state, p)) for p in h["plays"]],
-        "hands": copy.deepcopy(h["hands"]), "vp": copy.deepcopy(h["vp"]),
-        "next_first_player": h["next_first_player"], "picked_at_random": h["picked_at_random"],
+        "hands": copy.deepcopy(h["hands"]),
+        "vp": copy.deepcopy(h["vp"]),
+        "next_first_player": h["next_first_player"],
+        "picked_at_random": h["picked_at_random"],
         "reveal": copy.deepcopy(h.get("reveal")),
     }

@@ -18,8 +18,7 @@ from .rules import SETUP
 def _names(view, seats=None):
     """by_id as `who` reads it: each seat's name (of these seats only, if given)."""
     by_id = view["by_id"]
-    return {sid: {"name": by_id[sid]["name"]}
-            for sid in (by_id if seats is None else seats) if sid in by_id}
+    return {sid: {"name": by_id[sid]["name"]} for sid in (by_id if seats is None else seats) if sid in by_id}
 
 
 def _flash(view, seat_id, version):
@@ -39,10 +38,15 @@ def _by_name(change):
 def _status(view, seat):
     """What _status.html reads besides the seat: the phase, and this seat's turn and cards."""
     sid = seat["id"]
-    return {"phase": view["phase"], "round": view["round"],
-            "whose_turn": sid if view["whose_turn"] == sid else None,
-            "mission": {"cards": [c for c in view["mission"]["cards"] if c["done_by"] == sid],
-                        "over": view["mission"]["over"]}}
+    return {
+        "phase": view["phase"],
+        "round": view["round"],
+        "whose_turn": sid if view["whose_turn"] == sid else None,
+        "mission": {
+            "cards": [c for c in view["mission"]["cards"] if c["done_by"] == sid],
+            "over": view["mission"]["over"],
+        },
+    }
 
 
 def _seat(seat):
@@ -60,26 +64,37 @@ def me_facts(view, me, version):
     change = view["last_change"]
     phase, over = view["phase"], view["over"]
     you = view["you"] or {}
-    facts = {"over": over, "phase": phase, "round": view["round"], "started": view["started"], "step": view["step"],
-             "whose_turn": view["whose_turn"], "you": {"notice": you.get("notice")},
-             "by_id": _names(view),  # who made the change, whose turn, who took a card
-             "last_roll": None}
+    facts = {
+        "over": over,
+        "phase": phase,
+        "round": view["round"],
+        "started": view["started"],
+        "step": view["step"],
+        "whose_turn": view["whose_turn"],
+        "you": {"notice": you.get("notice")},
+        "by_id": _names(view),  # who made the change, whose turn, who took a card
+        "last_roll": None,
+    }
     if over:
         facts.update(winners=view["winners"], winning_upper_hand=view["winning_upper_hand"])
     elif phase == SETUP:
         # the characters to pick from, and who holds which (_pick.html)
         facts["setup"] = {"characters": view["setup"]["characters"]}
         facts["seats"] = [{"name": seat["name"], "character": seat["character"]} for seat in view["seats"]]
-        facts["by_id"] = {sid: dict(name, character=view["by_id"][sid]["character"])
-                          for sid, name in facts["by_id"].items()}
+        facts["by_id"] = {
+            sid: dict(name, character=view["by_id"][sid]["character"]) for sid, name in facts["by_id"].items()
+        }
     else:
         if not mine["character"]:
             facts["setup"] = {"characters_free": view["setup"]["characters_free"]}
         if phase == "Movement":
             # every Location's name (the buttons), the effect of the one this seat entered
-            facts["locations"] = [{"name": location["name"], "effect": location["effect"]}
-                                  if location["name"] == mine["location"] else {"name": location["name"]}
-                                  for location in view["locations"]]
+            facts["locations"] = [
+                {"name": location["name"], "effect": location["effect"]}
+                if location["name"] == mine["location"]
+                else {"name": location["name"]}
+                for location in view["locations"]
+            ]
             facts["reveal_order"] = view["reveal_order"]
         elif phase == "Mission":
             facts["mission"] = {"cards": view["mission"]["cards"], "over": view["mission"]["over"]}
@@ -89,9 +104,13 @@ def me_facts(view, me, version):
         roll = view["last_roll"]
         if roll and roll.get("seat") == me:
             facts["last_roll"] = roll
-    return {"me": me, "mine": mine, "view": facts,
-            "change": change if change and change["seat"] == me else None,
-            "flashed": bool(change and change["seat"] == me and change["event"] == version)}
+    return {
+        "me": me,
+        "mine": mine,
+        "view": facts,
+        "change": change if change and change["seat"] == me else None,
+        "flashed": bool(change and change["seat"] == me and change["event"] == version),
+    }
 
 
 def uh_facts(view, seat, mine):
@@ -102,12 +121,20 @@ def uh_facts(view, seat, mine):
 def tracker_facts(view, phone):
     """The round tracker (_tracker.html): the round, the tokens, the orders this page shows."""
     phase = view["phase"]
-    facts = {"started": view["started"], "round": view["round"], "phases": view["phases"],
-             "phase": phase, "players": len(view["seats"]), "by_id": _names(view),
-             "initiative": {"seat": view["initiative"]["seat"], "why": view["initiative"]["why"]},
-             "mission_leader": {"seat": view["mission_leader"]["seat"], "why": view["mission_leader"]["why"]},
-             "leader_preview": None, "reveal_order": None, "roll_order": None,
-             "whose_turn": view["whose_turn"] if phase in ("Movement", "Mission") else None}
+    facts = {
+        "started": view["started"],
+        "round": view["round"],
+        "phases": view["phases"],
+        "phase": phase,
+        "players": len(view["seats"]),
+        "by_id": _names(view),
+        "initiative": {"seat": view["initiative"]["seat"], "why": view["initiative"]["why"]},
+        "mission_leader": {"seat": view["mission_leader"]["seat"], "why": view["mission_leader"]["why"]},
+        "leader_preview": None,
+        "reveal_order": None,
+        "roll_order": None,
+        "whose_turn": view["whose_turn"] if phase in ("Movement", "Mission") else None,
+    }
     if phase == "Movement" and view["leader_preview"]:
         facts["leader_preview"] = {"short": view["leader_preview"]["short"]}
     if not (phone and phase != "Movement"):
@@ -132,8 +159,9 @@ def panel_facts(view, me):
     facts = {"phase": phase, "whose_turn": view["whose_turn"], "step": view["step"], **_next_phase(view)}
     if phase == "Movement":
         facts["by_id"] = _names(view)
-        facts["locations"] = [{key: location[key] for key in ("id", "name", "first", "here", "effect")}
-                              for location in view["locations"]]
+        facts["locations"] = [
+            {key: location[key] for key in ("id", "name", "first", "here", "effect")} for location in view["locations"]
+        ]
         facts["leader_preview"] = view["leader_preview"] and {"short": view["leader_preview"]["short"]}
         return {"view": facts, "me": None}
     if phase == "Mission":
@@ -141,8 +169,9 @@ def panel_facts(view, me):
         facts["mission_leader"] = {"seat": view["mission_leader"]["seat"], "why": view["mission_leader"]["why"]}
         facts["mission"] = {"cards": view["mission"]["cards"], "over": view["mission"]["over"]}
         facts["you"] = {"odds": (view["you"] or {}).get("odds")}
-        facts.update({key: view[key] for key in ("challenges_to_draw", "challenge_types", "difficulty_range",
-                                                 "reward_range")})
+        facts.update(
+            {key: view[key] for key in ("challenges_to_draw", "challenge_types", "difficulty_range", "reward_range")}
+        )
         return {"view": facts, "me": me}
     facts["initiative"] = {"why": view["initiative"]["why"]}
     facts["round"] = view["round"]
@@ -157,8 +186,12 @@ def events_facts(view, phone, me, acting):
     if ev and ev.get("drawer") is not None and acting:
         facts["uta_dice"] = view["uta_dice"]
         facts["seats"] = [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]]
-    return {"view": facts, "phone": phone, "acting": acting,
-            "you_draw": bool(phone and ev and ev.get("drawer") is not None and ev.get("drawer") == me)}
+    return {
+        "view": facts,
+        "phone": phone,
+        "acting": acting,
+        "you_draw": bool(phone and ev and ev.get("drawer") is not None and ev.get("drawer") == me),
+    }
 
 
 def tools_facts(view):
@@ -166,9 +199,12 @@ def tools_facts(view):
     viewer's character's dice (a phone's own)."""
     you = view["you"]
     roll = view["last_roll"]
-    facts = {"last_roll": roll, "step": view["step"],
-             "seats": [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]],
-             "you": you and {"character": you.get("character"), "skill_dice": you.get("skill_dice")}}
+    facts = {
+        "last_roll": roll,
+        "step": view["step"],
+        "seats": [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]],
+        "you": you and {"character": you.get("character"), "skill_dice": you.get("skill_dice")},
+    }
     facts["by_id"] = _names(view) if roll else {}
     return {"view": facts}
 
@@ -177,28 +213,42 @@ def other_facts(view, seat, version):
     """A seat's line among the others on a phone (_other_line.html)."""
     change = _flash(view, seat["id"], version)
     leaders = view["leaders"]
-    return {"seat": _seat(seat), "change": change, "view": dict(_status(view, seat), started=view["started"],
-                                                                  by_id=_names(view, _by_name(change))),
-            "lead": bool(seat["id"] in leaders and view["started"] and len(leaders) < len(view["seats"]))}
+    return {
+        "seat": _seat(seat),
+        "change": change,
+        "view": dict(_status(view, seat), started=view["started"], by_id=_names(view, _by_name(change))),
+        "lead": bool(seat["id"] in leaders and view["started"] and len(leaders) < len(view["seats"])),
+    }
 
 
 def fix_facts(view, seat):
     """A seat's row under "Fix a score" (_fix_line.html): its name, number and quick steps."""
-    return {"seat": {"id": seat["id"], "name": seat["name"], "upper_hand": seat["upper_hand"]},
-            "view": _steps(view)}
+    return {"seat": {"id": seat["id"], "name": seat["name"], "upper_hand": seat["upper_hand"]}, "view": _steps(view)}
 
 
 def seat_facts(view, seat, version, me, acting, is_host):
     """A seat's line on the host's list (_seat_line.html)."""
     sid = seat["id"]
     change = _flash(view, sid, version)
-    facts = {"started": view["started"], "over": view["over"], "winning_upper_hand": view["winning_upper_hand"],
-             "color": {sid: view["color"][sid]}, "winners": [sid] if sid in view["winners"] else [],
-             "by_id": _names(view, _by_name(change)), **_steps(view)}
+    facts = {
+        "started": view["started"],
+        "over": view["over"],
+        "winning_upper_hand": view["winning_upper_hand"],
+        "color": {sid: view["color"][sid]},
+        "winners": [sid] if sid in view["winners"] else [],
+        "by_id": _names(view, _by_name(change)),
+        **_steps(view),
+    }
     if acting and view["started"] and not seat["character"] and (is_host or me == sid):
         facts["setup"] = {"characters_free": view["setup"]["characters_free"]}
-    return {"seat": _seat(seat), "change": change, "view": facts, "me": me if me == sid else None,
-            "acting": acting, "is_host": is_host}
+    return {
+        "seat": _seat(seat),
+        "change": change,
+        "view": facts,
+        "me": me if me == sid else None,
+        "acting": acting,
+        "is_host": is_host,
+    }
 
 
 def tile_facts(view, seat, version, rolloff, rolloff_label):
@@ -206,9 +256,14 @@ def tile_facts(view, seat, version, rolloff, rolloff_label):
     dice (its rows of the roll-off only), its short status."""
     sid = seat["id"]
     if rolloff:
-        rolloff = {"winner": rolloff["winner"],
-                   "rounds": [[row for row in rows if row["seat"] == sid] for rows in rolloff["rounds"]]}
-    return {"seat": _seat(seat), "change": _flash(view, sid, version), "rolloff": rolloff or None,
-            "rolloff_label": rolloff_label if rolloff else "",
-            "view": dict(_status(view, seat), started=view["started"],
-                         winners=[sid] if sid in view["winners"] else [])}
+        rolloff = {
+            "winner": rolloff["winner"],
+            "rounds": [[row for row in rows if row["seat"] == sid] for rows in rolloff["rounds"]],
+        }
+    return {
+        "seat": _seat(seat),
+        "change": _flash(view, sid, version),
+        "rolloff": rolloff or None,
+        "rolloff_label": rolloff_label if rolloff else "",
+        "view": dict(_status(view, seat), started=view["started"], winners=[sid] if sid in view["winners"] else []),
+    }

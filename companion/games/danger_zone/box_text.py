@@ -68,7 +68,8 @@ def with_box(view, box):
         typed = _typed(box, dice_box_ids(you["character"]))
         table_dice = parse_typed_dice(typed) if typed else {}
         you["skill_dice"] = skill_dice(you["character"], table_dice)
-        you["odds"] = [dict(challenge_odds(you["character"], o["type"], o["difficulty"],
-                                           table_dice), card=o["card"])
-                       for o in you["odds"]]
+        you["odds"] = [
+            dict(challenge_odds(you["character"], o["type"], o["difficulty"], table_dice), card=o["card"])
+            for o in you["odds"]
+        ]
     return view

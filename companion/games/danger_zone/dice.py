@@ -43,7 +43,7 @@ def chance_at_least(dice_count, target):
     _check_count(dice_count)
     ways = _ways(dice_count)
     hits = sum(n for total, n in enumerate(ways) if total >= target)
-    return Fraction(hits, SIDES ** dice_count)
+    return Fraction(hits, SIDES**dice_count)
 
 
 def chance_any_face(dice_count, faces):
@@ -51,7 +51,7 @@ def chance_any_face(dice_count, faces):
     _check_count(dice_count)
     faces = {f for f in faces if 1 <= f <= SIDES}
     miss = Fraction(SIDES - len(faces), SIDES)
-    return 1 - miss ** dice_count
+    return 1 - miss**dice_count
 
 
 def percent(chance, places=1):

@@ -37,16 +37,26 @@ def embarrassing_pictures(state, drawer, direction):
     upper = state["upper_hand"]
     most = max(upper[s] for s in seat_ids(state))
     if upper[drawer] == most:
-        return {"changes": [], "target": None, "passes": 0,
-                "why": f"{_name(state, drawer)} has the most Upper Hand, so nobody else saw it"}
+        return {
+            "changes": [],
+            "target": None,
+            "passes": 0,
+            "why": f"{_name(state, drawer)} has the most Upper Hand, so nobody else saw it",
+        }
     path = clockwise_from(state, drawer)
     if direction == "right":
         path = [drawer] + path[1:][::-1]
     passes, target = next((i, s) for i, s in enumerate(path) if i and upper[s] == most)
     loss = passes * EMBARRASSING_LOSS_PER_PASS
-    return {"changes": [{"seat": target, "delta": -loss}], "target": target, "passes": passes,
-            "why": (f"passed {direction} {passes} {'time' if passes == 1 else 'times'} to "
-                    f"{_name(state, target)}, who loses {loss} Upper Hand")}
+    return {
+        "changes": [{"seat": target, "delta": -loss}],
+        "target": target,
+        "passes": passes,
+        "why": (
+            f"passed {direction} {passes} {'time' if passes == 1 else 'times'} to "
+            f"{_name(state, target)}, who loses {loss} Upper Hand"
+        ),
+    }
 
 
 def rona_thorne(state, drawer):
@@ -54,11 +64,9 @@ def rona_thorne(state, drawer):
     upper = state["upper_hand"]
     least = min(upper[s] for s in seat_ids(state))
     lowest = [s for s in seat_ids(state) if upper[s] == least]
-    changes = [{"seat": s, "delta": RONA_THORNE_DRAWER_GAIN if s == drawer else RONA_THORNE_GAIN}
-               for s in lowest]
+    changes = [{"seat": s, "delta": RONA_THORNE_DRAWER_GAIN if s == drawer else RONA_THORNE_GAIN} for s in lowest]
     why = ", ".join(f"{_name(state, c['seat'])} +{c['delta']}" for c in changes)
-    return {"changes": changes, "lowest": lowest,
-            "why": f"least Upper Hand ({least}): {why}"}
+    return {"changes": changes, "lowest": lowest, "why": f"least Upper Hand ({least}): {why}"}
 
 
 def uta(state, drawer, rolls):
@@ -95,7 +103,6 @@ def event_previews(state):
     out = {"drawer": drawer, "alone": alone_at_location(state)}
     if drawer is None:
         return out
-    out["embarrassing_pictures"] = {d: embarrassing_pictures(state, drawer, d)["why"]
-                                    for d in DIRECTIONS}
+    out["embarrassing_pictures"] = {d: embarrassing_pictures(state, drawer, d)["why"] for d in DIRECTIONS}
     out["rona_thorne"] = rona_thorne(state, drawer)["why"]
     return out

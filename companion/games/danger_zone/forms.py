@@ -78,12 +78,9 @@ def _form_challenge(form, suffix):
     """One Challenge card: type (or the Personal switch), difficulty, reward, colour."""
     personal = form.get("personal" + suffix) not in (None, "", "0", "off")
     return {
-        "type": PERSONAL if personal else _choice(form.get("type" + suffix), CHALLENGE_TYPES,
-                                                  "a Challenge type"),
-        "difficulty": parse_int(form.get("difficulty" + suffix), "The difficulty",
-                                MIN_DIFFICULTY, MAX_DIFFICULTY),
-        "reward": parse_int(form.get("reward" + suffix), "The Upper Hand reward",
-                            MIN_REWARD, MAX_REWARD),
+        "type": PERSONAL if personal else _choice(form.get("type" + suffix), CHALLENGE_TYPES, "a Challenge type"),
+        "difficulty": parse_int(form.get("difficulty" + suffix), "The difficulty", MIN_DIFFICULTY, MAX_DIFFICULTY),
+        "reward": parse_int(form.get("reward" + suffix), "The Upper Hand reward", MIN_REWARD, MAX_REWARD),
         "color": _form_color(form.get("color" + suffix)),
     }
 
@@ -103,8 +100,7 @@ def _form_cards(form, state):
     cards = []
     for row in range(1, max(CHALLENGES_BY_PLAYERS.values()) + 1):
         suffix = f"_{row}"
-        if all(not (form.get(f + suffix) or "").strip()
-               for f in ("type", "difficulty", "reward", "color", "personal")):
+        if all(not (form.get(f + suffix) or "").strip() for f in ("type", "difficulty", "reward", "color", "personal")):
             continue
         cards.append(_form_challenge(form, suffix))
     if not cards:
@@ -135,13 +131,15 @@ def _parse_uta(form, state, rng):
             raise RuleError("Type a roll for every player, or let the app roll for everyone.")
         rows = []
         for seat in seats:
-            value = parse_int(typed[seat], f"{seat_name(state, seat)}'s roll",
-                              dice_count, dice_count * dice.SIDES)
-            rows.append({"seat": seat, "dice": None, "bonus": bonus.get(seat, 0),
-                         "total": value + bonus.get(seat, 0)})
+            value = parse_int(typed[seat], f"{seat_name(state, seat)}'s roll", dice_count, dice_count * dice.SIDES)
+            rows.append({"seat": seat, "dice": None, "bonus": bonus.get(seat, 0), "total": value + bonus.get(seat, 0)})
         return {"drawer": drawer, "dice": dice_count, "rolls": rows, "source": "table"}
-    return {"drawer": drawer, "dice": dice_count, "source": "app",
-            "rolls": dice.roll_once(seats, rng, dice_count, bonus)}
+    return {
+        "drawer": drawer,
+        "dice": dice_count,
+        "source": "app",
+        "rolls": dice.roll_once(seats, rng, dice_count, bonus),
+    }
 
 
 def _parse_dice(form, state, actor, rng):

@@ -12,16 +12,14 @@ def _require_setup(state, message):
 def _require_seat_count(state):
     count = len(state["seats"])
     if not MIN_SEATS <= count <= MAX_SEATS:
-        raise RuleError(f"{TITLE} needs {MIN_SEATS} to {MAX_SEATS} players; "
-                        f"this table has {count}.")
+        raise RuleError(f"{TITLE} needs {MIN_SEATS} to {MAX_SEATS} players; this table has {count}.")
 
 
 def _require_playing(state):
     if state["winners"]:
         raise RuleError(_game_over_message(state))
     if state["phase"] == SETUP:
-        raise RuleError("The game has not started yet; everyone is at "
-                        f"{START_UPPER_HAND} Upper Hand.")
+        raise RuleError(f"The game has not started yet; everyone is at {START_UPPER_HAND} Upper Hand.")
 
 
 def _require_phase(state, phase, message):
@@ -32,5 +30,4 @@ def _require_phase(state, phase, message):
 
 def _game_over_message(state):
     names = " and ".join(seat_name(state, s) for s in state["winners"])
-    return (f"The game is over: {names} reached {WINNING_UPPER_HAND} Upper Hand. "
-            "Undo the last change to play on.")
+    return f"The game is over: {names} reached {WINNING_UPPER_HAND} Upper Hand. Undo the last change to play on."

@@ -40,12 +40,22 @@ def _apply_complete(state, data, event, correction=False):
         mission["cards"][index]["done_by"] = seat
     mission["completed"] += 1
     _mark_attempted(state, seat)
-    card = {"type": data["type"], "difficulty": data["difficulty"], "reward": data["reward"],
-            "color": data.get("color") or "", "round": state["round"]}
+    card = {
+        "type": data["type"],
+        "difficulty": data["difficulty"],
+        "reward": data["reward"],
+        "color": data.get("color") or "",
+        "round": state["round"],
+    }
     state["challenges"].setdefault(seat, []).append(card)
     state["upper_hand"][seat] += data["reward"]
-    state["last_change"] = {"seat": seat, "delta": data["reward"], "reason": "Challenge",
-                            "by": event["by"], "event": event["id"]}
+    state["last_change"] = {
+        "seat": seat,
+        "delta": data["reward"],
+        "reason": "Challenge",
+        "by": event["by"],
+        "event": event["id"],
+    }
     _check_win(state)
 
 
@@ -68,11 +78,12 @@ def _match_card(cards, data):
 def _require_first_roll(state, seat):
     if seat in state["mission"]["attempted"]:
         done = next((c for c in state["mission"]["cards"] if c["done_by"] == seat), None)
-        what = (f"completed {done['type']} {done['difficulty']}" if done
-                else "already rolled")
-        raise RuleError(f"{seat_name(state, seat)} {what} in this Mission, and each player "
-                        "rolls against one Challenge. Undo that entry, or the host records "
-                        "a correction.")
+        what = f"completed {done['type']} {done['difficulty']}" if done else "already rolled"
+        raise RuleError(
+            f"{seat_name(state, seat)} {what} in this Mission, and each player "
+            "rolls against one Challenge. Undo that entry, or the host records "
+            "a correction."
+        )
 
 
 def _apply_fail(state, data):
@@ -136,8 +147,14 @@ def _apply_event(state, kind, data, event):
         new = max(LOWEST_UPPER_HAND, now + change["delta"])
         state["upper_hand"][change["seat"]] = new
         applied.append({"seat": change["seat"], "delta": new - now})
-    state["last_event"] = {"kind": kind, "name": EVENTS[kind], "drawer": data["drawer"],
-                           "changes": applied, "event": event["id"], "round": state["round"]}
+    state["last_event"] = {
+        "kind": kind,
+        "name": EVENTS[kind],
+        "drawer": data["drawer"],
+        "changes": applied,
+        "event": event["id"],
+        "round": state["round"],
+    }
     _check_win(state)
 
 

@@ -47,6 +47,7 @@ from .state import (
 
 # parse: a posted form (strings) -> event data; rolls dice here and nowhere else.
 
+
 def parse(kind, form, state, actor, rng):
     form = form or {}
     if kind == "character.pick":
@@ -59,8 +60,7 @@ def parse(kind, form, state, actor, rng):
         _require_seat_count(state)
         count = locations_to_use(len(state["seats"]))
         drawn = set(rng.sample(LOCATIONS, count))
-        return {"locations": [name for name in LOCATIONS if name in drawn],
-                "draw": state["location_draws"] + 1}
+        return {"locations": [name for name in LOCATIONS if name in drawn], "draw": state["location_draws"] + 1}
     if kind == "initiative.roll":
         _require_setup(state, "The Initiative roll-off happens before the first round.")
         _require_seat_count(state)
@@ -75,24 +75,22 @@ def parse(kind, form, state, actor, rng):
         _require_seat_count(state)
         seat = _own_seat(form, state, actor, "roll for the Initiative")
         if state["initiative"] is not None:
-            raise RuleError(f"The Initiative is settled: {_name(state, state['initiative'])} "
-                            "holds the token. Nothing changed.")
+            raise RuleError(
+                f"The Initiative is settled: {_name(state, state['initiative'])} holds the token. Nothing changed."
+            )
         status = initiative_rolloff(state)
-        check_step(form, status["round"] if seat in status["waiting"] else None,
-                   rolloff_step_text(state, status))
+        check_step(form, status["round"] if seat in status["waiting"] else None, rolloff_step_text(state, status))
         faces = dice.roll(INITIATIVE_DICE, rng)
         return {"seat": seat, "round": status["round"], "dice": faces, "total": sum(faces)}
     if kind == "order.confirm":
         _require_setup(state, "The seating order is confirmed before the first round.")
         shown = [part for part in str(form.get("order") or "").split(",") if part.strip()]
         if [str(s) for s in seat_ids(state)] != [part.strip() for part in shown]:
-            raise RuleError("The seats changed since this page was drawn; check the order "
-                            "again and confirm.")
+            raise RuleError("The seats changed since this page was drawn; check the order again and confirm.")
         return {"order": seat_ids(state)}
     if kind == "round.next":
         check_step(form, next_step(state), step_now(state))
-        data = {"round": state["round"], "phase": state["phase"], "leader": None,
-                "forced": pending(state)}
+        data = {"round": state["round"], "phase": state["phase"], "leader": None, "forced": pending(state)}
         if data["forced"] and not form.get("force"):
             raise RuleError(f"{pending_text(state)}. Confirm to go on without them.")
         if state["phase"] == "Movement" and not state["winners"]:
@@ -129,9 +127,14 @@ def parse(kind, form, state, actor, rng):
                 raise RuleError("No Challenge cards were recorded for this Mission.")
             index = parse_int(card, "The Challenge", 1, len(state["mission"]["cards"])) - 1
             picked = state["mission"]["cards"][index]
-            return {"seat": seat, "card": index, "type": picked["type"],
-                    "difficulty": picked["difficulty"], "reward": picked["reward"],
-                    "color": picked.get("color", "")}
+            return {
+                "seat": seat,
+                "card": index,
+                "type": picked["type"],
+                "difficulty": picked["difficulty"],
+                "reward": picked["reward"],
+                "color": picked.get("color", ""),
+            }
         return {"seat": seat, "card": None, **_form_challenge(form, "")}
     if kind == "challenge.fail":
         return {"seat": _own_seat(form, state, actor, "record a roll")}
@@ -153,8 +156,12 @@ def parse(kind, form, state, actor, rng):
             amount = parse_int(form.get("amount"), "Woodhouse's amount", 1, MAX_WOODHOUSE_AMOUNT)
             amount = amount if form["sign"] == "+" else -amount
         else:
-            amount = parse_int(str(form.get("amount") or "").replace("\u2212", "-"),
-                               "Woodhouse's amount", -MAX_WOODHOUSE_AMOUNT, MAX_WOODHOUSE_AMOUNT)
+            amount = parse_int(
+                str(form.get("amount") or "").replace("\u2212", "-"),
+                "Woodhouse's amount",
+                -MAX_WOODHOUSE_AMOUNT,
+                MAX_WOODHOUSE_AMOUNT,
+            )
         if amount == 0:
             raise RuleError("Woodhouse's amount cannot be zero.")
         return {"drawer": _form_drawer(form, state), "amount": amount}
@@ -165,6 +172,7 @@ def parse(kind, form, state, actor, rng):
 
 # apply: the reducer. Checks every rule against the state (it also runs when an undo
 # re-folds the log) and never mutates its input.
+
 
 def apply(state, event):
     kind, data = event["kind"], event["data"]
@@ -183,8 +191,9 @@ def apply(state, event):
         seat = data["rolloff"]["winner"] if kind == "initiative.roll" else data["seat"]
         find_seat(state, seat)
         state["initiative"] = seat
-        state["initiative_why"] = ({"rule": "rolloff", "rolloff": data["rolloff"]}
-                                   if kind == "initiative.roll" else {"rule": "table"})
+        state["initiative_why"] = (
+            {"rule": "rolloff", "rolloff": data["rolloff"]} if kind == "initiative.roll" else {"rule": "table"}
+        )
         state["initiative_rolls"] = []  # the host's roll-off replaces one the seats began
     elif kind == "initiative.seat_roll":
         _apply_seat_roll(state, data)
@@ -203,24 +212,29 @@ def apply(state, event):
         find_seat(state, seat)
         now = state["upper_hand"][seat]
         if now + data["delta"] < LOWEST_UPPER_HAND:
-            raise RuleError(f"{seat_name(state, seat)} has {now} Upper Hand; losing "
-                            f"{-data['delta']} would go below {LOWEST_UPPER_HAND}.")
+            raise RuleError(
+                f"{seat_name(state, seat)} has {now} Upper Hand; losing "
+                f"{-data['delta']} would go below {LOWEST_UPPER_HAND}."
+            )
         state["upper_hand"][seat] = now + data["delta"]
-        state["last_change"] = {"seat": seat, "delta": data["delta"], "reason": data["reason"],
-                                "by": event["by"], "event": event["id"]}
+        state["last_change"] = {
+            "seat": seat,
+            "delta": data["delta"],
+            "reason": data["reason"],
+            "by": event["by"],
+            "event": event["id"],
+        }
         _check_win(state)
     elif kind == "movement.enter":
         _apply_enter(state, data)
     elif kind == "challenge.draw":
         _require_phase(state, "Mission", "Challenge cards are drawn in the Mission phase.")
         if state["mission"]["completed"]:
-            raise RuleError("A Challenge of this Mission is already completed; undo it to "
-                            "change the cards.")
+            raise RuleError("A Challenge of this Mission is already completed; undo it to change the cards.")
         limit = challenges_to_draw(len(state["seats"]))
         if len(data["cards"]) > limit:
             raise RuleError(f"This Mission draws {limit} Challenge cards.")
-        state["mission"]["cards"] = [dict(card, color=card.get("color", ""), done_by=None)
-                                     for card in data["cards"]]
+        state["mission"]["cards"] = [dict(card, color=card.get("color", ""), done_by=None) for card in data["cards"]]
     elif kind in ("challenge.complete", "challenge.correct"):
         _apply_complete(state, data, event, correction=kind == "challenge.correct")
     elif kind == "challenge.fail":

@@ -22,18 +22,26 @@ def odds(dice_count, difficulty):
         raise RuleError(f"A skill rolls {MIN_SKILL_DICE} to {MAX_SKILL_DICE} dice.")
     if difficulty not in range(MIN_DIFFICULTY, MAX_DIFFICULTY + 1):
         raise RuleError(f"The difficulty must be between {MIN_DIFFICULTY} and {MAX_DIFFICULTY}.")
-    return {"dice": dice_count, "difficulty": difficulty,
-            "success": dice.chance_at_least(dice_count, difficulty),
-            "card": dice.chance_any_face(dice_count, CARD_FACES)}
+    return {
+        "dice": dice_count,
+        "difficulty": difficulty,
+        "success": dice.chance_at_least(dice_count, difficulty),
+        "card": dice.chance_any_face(dice_count, CARD_FACES),
+    }
 
 
 def odds_table():
     """Every dice count against every difficulty, as percentages (JSON-safe)."""
-    return [{"dice": n, "difficulty": d,
-             "success": dice.percent(odds(n, d)["success"]),
-             "card": dice.percent(odds(n, d)["card"])}
-            for n in range(MIN_SKILL_DICE, MAX_SKILL_DICE + 1)
-            for d in range(MIN_DIFFICULTY, MAX_DIFFICULTY + 1)]
+    return [
+        {
+            "dice": n,
+            "difficulty": d,
+            "success": dice.percent(odds(n, d)["success"]),
+            "card": dice.percent(odds(n, d)["card"]),
+        }
+        for n in range(MIN_SKILL_DICE, MAX_SKILL_DICE + 1)
+        for d in range(MIN_DIFFICULTY, MAX_DIFFICULTY + 1)
+    ]
 
 
 def skill_dice(character, table_dice=None):
@@ -53,8 +61,7 @@ def skill_dice(character, table_dice=None):
         elif typed.get(skill) is not None:
             count = typed[skill]
             if count not in range(MIN_SKILL_DICE, MAX_SKILL_DICE + 1):
-                raise RuleError(f"{character}'s {skill} must be {MIN_SKILL_DICE} to "
-                                f"{MAX_SKILL_DICE} dice.")
+                raise RuleError(f"{character}'s {skill} must be {MIN_SKILL_DICE} to {MAX_SKILL_DICE} dice.")
             out[skill] = {"dice": count, "source": "box"}
         else:
             out[skill] = {"dice": None, "source": None}
@@ -70,8 +77,9 @@ def challenge_odds(character, challenge_type, difficulty, table_dice=None):
     """
     if challenge_type not in CHALLENGE_TYPES:
         raise RuleError("Pick a Challenge type.")
-    dice_by_skill = skill_dice(character, table_dice) if character else {
-        skill: {"dice": None, "source": None} for skill in SKILLS}
+    dice_by_skill = (
+        skill_dice(character, table_dice) if character else {skill: {"dice": None, "source": None} for skill in SKILLS}
+    )
     every = list(range(MAX_SKILL_DICE, MIN_SKILL_DICE - 1, -1))
     if challenge_type == PERSONAL:
         known = [v for v in dice_by_skill.values() if v["dice"] is not None]
@@ -82,12 +90,16 @@ def challenge_odds(character, challenge_type, difficulty, table_dice=None):
             choices = [(n, "choice") for n in every]
     else:
         mine = dice_by_skill[challenge_type]
-        choices = ([(mine["dice"], mine["source"])] if mine["dice"] is not None
-                   else [(n, None) for n in every])
+        choices = [(mine["dice"], mine["source"])] if mine["dice"] is not None else [(n, None) for n in every]
     options = []
     for count, source in choices:
         chance = odds(count, difficulty)
-        options.append({"dice": count, "source": source,
-                        "success": dice.percent(chance["success"]),
-                        "card": dice.percent(chance["card"])})
+        options.append(
+            {
+                "dice": count,
+                "source": source,
+                "success": dice.percent(chance["success"]),
+                "card": dice.percent(chance["card"]),
+            }
+        )
     return {"type": challenge_type, "difficulty": difficulty, "options": options}

@@ -19,8 +19,7 @@ def _apply_next(state, data, event):
     phase = state["phase"]
     # Who was skipped, as the table stands now (an undo may have changed it since the tap).
     skipped = [s for s in data.get("forced") or [] if s in pending(state)]
-    state["forced"] = ({"phase": phase, "seats": skipped, "by": event["by"]}
-                       if skipped else None)
+    state["forced"] = {"phase": phase, "seats": skipped, "by": event["by"]} if skipped else None
     if phase == SETUP:
         problems = setup_problems(state)
         if problems:
@@ -82,10 +81,8 @@ def _apply_enter(state, data):
         raise RuleError(f"{location} is not in play this game.")
     for entry in state["entries"]:
         if entry["seat"] == seat:
-            raise RuleError(f"{seat_name(state, seat)} already entered {entry['location']} "
-                            "this round.")
-    state["entries"].append({"seat": seat, "location": location, "first": False,
-                             "foes_here": 0})
+            raise RuleError(f"{seat_name(state, seat)} already entered {entry['location']} this round.")
+    state["entries"].append({"seat": seat, "location": location, "first": False, "foes_here": 0})
     _resolve_movement(state)
 
 

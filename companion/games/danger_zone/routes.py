@@ -16,8 +16,7 @@ from companion.games.danger_zone import board_facts
 bp = Blueprint("danger_zone", __name__)
 
 # One colour per seat, in seat order; readable on the dark and the light background.
-SEAT_COLORS = ("#f2b134", "#4cc38a", "#5aa9f5", "#ff6b6b", "#c58af9", "#2ec4c4",
-               "#f06bb0", "#a7c957")
+SEAT_COLORS = ("#f2b134", "#4cc38a", "#5aa9f5", "#ff6b6b", "#c58af9", "#2ec4c4", "#f06bb0", "#a7c957")
 # A narrow drawing: on a phone it shrinks least, so its labels stay readable. The right
 # margin holds an end label of 6 letters (_chart.html cuts longer names) and two digits.
 CHART = {"width": 480, "height": 280, "left": 30, "right": 108, "top": 14, "bottom": 30}
@@ -26,9 +25,10 @@ LABEL_GAP = 17  # px between seat names at the right edge, so tied lines stay re
 ODDS_TABLE = dz.odds_table()
 # The same numbers laid out as the odds grid draws them: looked up once, not on every render.
 ODDS_GRID = {
-    "rows": [(d, [next(c for c in ODDS_TABLE if c["dice"] == n and c["difficulty"] == d)["success"]
-                  for n in (1, 2, 3)])
-             for d in sorted({c["difficulty"] for c in ODDS_TABLE})],
+    "rows": [
+        (d, [next(c for c in ODDS_TABLE if c["dice"] == n and c["difficulty"] == d)["success"] for n in (1, 2, 3)])
+        for d in sorted({c["difficulty"] for c in ODDS_TABLE})
+    ],
     "card": [next(c for c in ODDS_TABLE if c["dice"] == n)["card"] for n in (1, 2, 3)],
 }
 
@@ -43,8 +43,7 @@ def seats_view(view):
     parts need (_shared.html: the seats' lines, the race), without a query to find it."""
     view = dict(view)
     view["by_id"] = {seat["id"]: seat for seat in view["seats"]}
-    view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)]
-                     for i, seat in enumerate(view["seats"])}
+    view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)] for i, seat in enumerate(view["seats"])}
     return view
 
 
@@ -80,13 +79,20 @@ def race_plot(view):
     for index, seat in enumerate(view["seats"]):
         # Equal values would hide each other's lines: nudge each seat a little.
         nudge = round((index - (count - 1) / 2) * LINE_NUDGE, 1)
-        points = [(x(i), round(y(v) + nudge, 1), v)
-                  for i, v in enumerate(values.get(seat["id"], [])) if v is not None]
+        points = [(x(i), round(y(v) + nudge, 1), v) for i, v in enumerate(values.get(seat["id"], [])) if v is not None]
         if not points:
             continue
-        series.append({"seat": seat["id"], "name": seat["name"], "color": view["color"][seat["id"]],
-                       "points": " ".join(f"{px},{py}" for px, py, _ in points),
-                       "dots": points, "last": points[-1], "label_y": points[-1][1]})
+        series.append(
+            {
+                "seat": seat["id"],
+                "name": seat["name"],
+                "color": view["color"][seat["id"]],
+                "points": " ".join(f"{px},{py}" for px, py, _ in points),
+                "dots": points,
+                "last": points[-1],
+                "label_y": points[-1][1],
+            }
+        )
     # Spread the end labels apart, keeping their order by height.
     series_by_y = sorted(series, key=lambda s: s["label_y"])
     for above, below in zip(series_by_y, series_by_y[1:]):
@@ -95,17 +101,42 @@ def race_plot(view):
     for label in reversed(series_by_y):
         label["label_y"] = min(label["label_y"], limit)
         limit = label["label_y"] - LABEL_GAP
-    grid = [{"y": y(v), "value": v, "goal": v == dz.WINNING_UPPER_HAND}
-            for v in range(0, top + 1, 5)]
-    return {"width": c["width"], "height": c["height"], "left": c["left"],
-            "right_edge": c["width"] - c["right"], "bottom": c["height"] - c["bottom"],
-            "columns": [{"x": x(i), "label": label} for i, label in enumerate(columns)],
-            "grid": grid, "series": series}
+    grid = [{"y": y(v), "value": v, "goal": v == dz.WINNING_UPPER_HAND} for v in range(0, top + 1, 5)]
+    return {
+        "width": c["width"],
+        "height": c["height"],
+        "left": c["left"],
+        "right_edge": c["width"] - c["right"],
+        "bottom": c["height"] - c["bottom"],
+        "columns": [{"x": x(i), "label": label} for i, label in enumerate(columns)],
+        "grid": grid,
+        "series": series,
+    }
 
 
 # Template globals, not a context processor: those run on every render of every page.
-bp.record_once(lambda state: state.app.jinja_env.globals.update(danger_zone={
-    "board_view": board_view, "seats_view": seats_view, "race_plot": race_plot, "odds_grid": ODDS_GRID,
-    **{name: getattr(board_facts, name) for name in (
-        "me_facts", "uh_facts", "tracker_facts", "panel_facts", "events_facts", "tools_facts",
-        "other_facts", "fix_facts", "seat_facts", "tile_facts")}}))
+bp.record_once(
+    lambda state: state.app.jinja_env.globals.update(
+        danger_zone={
+            "board_view": board_view,
+            "seats_view": seats_view,
+            "race_plot": race_plot,
+            "odds_grid": ODDS_GRID,
+            **{
+                name: getattr(board_facts, name)
+                for name in (
+                    "me_facts",
+                    "uh_facts",
+                    "tracker_facts",
+                    "panel_facts",
+                    "events_facts",
+                    "tools_facts",
+                    "other_facts",
+                    "fix_facts",
+                    "seat_facts",
+                    "tile_facts",
+                )
+            },
+        }
+    )
+)

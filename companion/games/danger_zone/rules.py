@@ -14,8 +14,7 @@ CHARACTERS = ("Archer", "Lana", "Malory", "Cyril", "Pam", "Cheryl", "Krieger", "
 MALORYS_OFFICE = "Malory's Office"
 CONTROL_ROOM = "Control Room"
 RECEPTION = "Reception"
-LOCATIONS = (MALORYS_OFFICE, "Breakroom", CONTROL_ROOM, "Bullpen", RECEPTION,
-             "Applied Research Laboratories")
+LOCATIONS = (MALORYS_OFFICE, "Breakroom", CONTROL_ROOM, "Bullpen", RECEPTION, "Applied Research Laboratories")
 
 # How many of the six Locations are in play, and Challenges drawn per Mission, by players.
 LOCATIONS_BY_PLAYERS = {2: 3, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5}
@@ -32,9 +31,14 @@ FIRST_PLAYER_TEXT = {
 SEE_YOUR_TILE = "See your tile."
 # The rules-lookup id of each tile; a table's typed tile text is stored under
 # "location-<id>" (or the bare id, as the rules lookup's own form keys it).
-LOCATION_IDS = {MALORYS_OFFICE: "malorys-office", "Breakroom": "breakroom",
-                CONTROL_ROOM: "control-room", "Bullpen": "bullpen", RECEPTION: "reception",
-                "Applied Research Laboratories": "applied-research"}
+LOCATION_IDS = {
+    MALORYS_OFFICE: "malorys-office",
+    "Breakroom": "breakroom",
+    CONTROL_ROOM: "control-room",
+    "Bullpen": "bullpen",
+    RECEPTION: "reception",
+    "Applied Research Laboratories": "applied-research",
+}
 
 START_UPPER_HAND = 5
 WINNING_UPPER_HAND = 20
@@ -105,7 +109,7 @@ READINGS = (
     "leads, as if the Control Room were not in play.",
     "A tie for the Mission Leader is broken by a roll-off with three dice; ties roll again. "
     "A table that rolls real dice records the winner instead.",
-    "\"First\" at a Location follows the reveal order (from the Initiative holder, "
+    '"First" at a Location follows the reveal order (from the Initiative holder, '
     "clockwise), whatever order the taps arrive in; a token recorded late is slotted in.",
     "Each player rolls against one Challenge per Mission; the host can record a correction.",
     "A token moved by hand (a card said so) stays where it was put at Clean-up.",
@@ -120,20 +124,38 @@ READINGS = (
 # recording the Initiative for everyone at once, and a correction past the one-roll rule.
 # Every other step is a seat's (its own roll for the Initiative, a token a card hands it) or
 # anyone's, and every event records who did it.
-HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record", "order.confirm",
-             "challenge.correct"}
+HOST_ONLY = {"locations.draw", "initiative.roll", "initiative.record", "order.confirm", "challenge.correct"}
 # Who may post (and undo) a kind, beyond "any seat": see games.base. A token moved by hand
 # is the seat's that takes it (a card said so).
-WHO = {"character.pick": OWN, "movement.enter": OWN, "challenge.complete": OWN,
-       "challenge.fail": OWN, "dice.roll": OWN, "initiative.seat_roll": OWN, "token.move": OWN}
+WHO = {
+    "character.pick": OWN,
+    "movement.enter": OWN,
+    "challenge.complete": OWN,
+    "challenge.fail": OWN,
+    "dice.roll": OWN,
+    "initiative.seat_roll": OWN,
+    "token.move": OWN,
+}
 # Outcomes the app drew: undoing one would let a player pick which draw counts.
-DRAWN = {"locations.draw", "initiative.roll", "initiative.seat_roll", "round.next", "event.uta",
-         "dice.roll"}
+DRAWN = {"locations.draw", "initiative.roll", "initiative.seat_roll", "round.next", "event.uta", "dice.roll"}
 
-KINDS = ("character.pick", "locations.draw", "initiative.roll", "initiative.record",
-         "initiative.seat_roll", "order.confirm", "round.next", "token.move", "challenge.correct",
-         "upper_hand.change", "movement.enter", "challenge.draw", "challenge.complete",
-         "challenge.fail", "dice.roll") + tuple(EVENTS)
+KINDS = (
+    "character.pick",
+    "locations.draw",
+    "initiative.roll",
+    "initiative.record",
+    "initiative.seat_roll",
+    "order.confirm",
+    "round.next",
+    "token.move",
+    "challenge.correct",
+    "upper_hand.change",
+    "movement.enter",
+    "challenge.draw",
+    "challenge.complete",
+    "challenge.fail",
+    "dice.roll",
+) + tuple(EVENTS)
 # Kinds that hold whatever the step (games.base.check_named_step): a fix to Upper Hand, a token
 # moved by hand, a character picked late, a Challenge corrected. Every other kind belongs to
 # the round and phase its page showed (state.step_now), and a tap for another is refused.

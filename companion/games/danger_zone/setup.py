@@ -74,15 +74,19 @@ def _apply_seat_roll(state, data):
     if state["initiative"] is not None:
         raise RuleError(f"The Initiative is settled: {_name(state, state['initiative'])} holds the token.")
     faces = data.get("dice")
-    if (not isinstance(faces, list) or len(faces) != INITIATIVE_DICE
-            or any(not isinstance(f, int) or not 1 <= f <= SIDES for f in faces)
-            or data.get("total") != sum(faces)):
+    if (
+        not isinstance(faces, list)
+        or len(faces) != INITIATIVE_DICE
+        or any(not isinstance(f, int) or not 1 <= f <= SIDES for f in faces)
+        or data.get("total") != sum(faces)
+    ):
         raise RuleError(f"An Initiative roll is {INITIATIVE_DICE} dice.")
     status = initiative_rolloff(state)
     if seat not in status["waiting"] or data.get("round") != status["round"]:
         raise RuleError(f"{seat_name(state, seat)} does not roll in this round of the roll-off.")
     state.setdefault("initiative_rolls", []).append(
-        {"seat": seat, "round": data["round"], "dice": list(faces), "bonus": 0, "total": data["total"]})
+        {"seat": seat, "round": data["round"], "dice": list(faces), "bonus": 0, "total": data["total"]}
+    )
     _settle_rolloff(state)
 
 
@@ -93,5 +97,8 @@ def _settle_rolloff(state):
     status = initiative_rolloff(state)
     if status["winner"] is not None:
         state["initiative"] = status["winner"]
-        state["initiative_why"] = {"rule": "rolloff", "by_seats": True,
-                                   "rolloff": {"rounds": status["rounds"], "winner": status["winner"]}}
+        state["initiative_why"] = {
+            "rule": "rolloff",
+            "by_seats": True,
+            "rolloff": {"rounds": status["rounds"], "winner": status["winner"]},
+        }

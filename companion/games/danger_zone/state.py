@@ -33,14 +33,14 @@ def new_state(options=None):
         uta_dice = UTA_DICE
     return {
         "seats": [],
-        "order": [],              # seat ids after the last roster event: finds a gone seat's neighbour
+        "order": [],  # seat ids after the last roster event: finds a gone seat's neighbour
         "options": {"uta_dice": uta_dice},
-        "character": {},          # seat -> character
-        "upper_hand": {},         # seat -> Upper Hand
-        "challenges": {},         # seat -> completed Challenge cards
-        "locations": [],          # in play, in LOCATIONS order
+        "character": {},  # seat -> character
+        "upper_hand": {},  # seat -> Upper Hand
+        "challenges": {},  # seat -> completed Challenge cards
+        "locations": [],  # in play, in LOCATIONS order
         "location_draws": 0,
-        "initiative": None,       # who holds the Initiative Token now
+        "initiative": None,  # who holds the Initiative Token now
         "initiative_why": None,
         # The seats' own Initiative rolls, in the order they came ({"seat", "round", "dice",
         # "bonus", "total"}); initiative_rolloff() works the roll-off out from them.
@@ -51,15 +51,15 @@ def new_state(options=None):
         "mission_leader_why": None,
         "round_mission_leader": None,  # who held it as this round began: kept if nobody takes it
         "round_mission_leader_why": None,
-        "by_hand": [],            # tokens the host moved by hand this round (TOKENS keys)
+        "by_hand": [],  # tokens the host moved by hand this round (TOKENS keys)
         "order_confirmed": None,  # the clockwise seat order the host confirmed before round 1
-        "forced": None,           # the last phase ended early: {"phase", "seats", "by"}
+        "forced": None,  # the last phase ended early: {"phase", "seats", "by"}
         "round": 0,
         "phase": SETUP,
-        "entries": [],            # this round's revealed tokens, in reveal order (not tap order)
-        "foes_rolled": [],        # seats that rolled for the foes at their Location this round
+        "entries": [],  # this round's revealed tokens, in reveal order (not tap order)
+        "foes_rolled": [],  # seats that rolled for the foes at their Location this round
         "mission": _new_mission(),
-        "race": [],               # {"round", "upper_hand": {seat: n}} at each round's end
+        "race": [],  # {"round", "upper_hand": {seat: n}} at each round's end
         "winners": [],
         "last_change": None,
         "last_event": None,
@@ -73,6 +73,7 @@ def _new_mission():
 
 
 # --- derived questions ------------------------------------------------------------------
+
 
 def locations_to_use(players):
     """How many Locations are in play for this many players (0 when the count is off)."""
@@ -104,16 +105,14 @@ def setup_problems(state):
     count = len(state["seats"])
     problems = []
     if not MIN_SEATS <= count <= MAX_SEATS:
-        problems.append(f"{TITLE} needs {MIN_SEATS} to {MAX_SEATS} players; "
-                        f"this table has {count}.")
+        problems.append(f"{TITLE} needs {MIN_SEATS} to {MAX_SEATS} players; this table has {count}.")
     missing = [s["name"] for s in state["seats"] if s["id"] not in state["character"]]
     if missing:
         problems.append("Still to pick a character: " + ", ".join(missing) + ".")
     if not state["locations"]:
         problems.append("Draw the Locations.")
     elif locations_to_use(count) and len(state["locations"]) != locations_to_use(count):
-        problems.append(f"{count} players use {locations_to_use(count)} Locations; "
-                        "draw the Locations again.")
+        problems.append(f"{count} players use {locations_to_use(count)} Locations; draw the Locations again.")
     if state["initiative"] is None:
         problems.append("Roll off for the Initiative Token.")
     if count >= MIN_SEATS and state["order_confirmed"] != seat_ids(state):
@@ -140,15 +139,12 @@ def initiative_rolloff(state):
             rounds.append(rolled)
         waiting = [s for s in contenders if s not in got]
         if waiting:
-            return {"round": number, "rounds": rounds, "contenders": contenders,
-                    "waiting": waiting, "winner": None}
+            return {"round": number, "rounds": rounds, "contenders": contenders, "waiting": waiting, "winner": None}
         top = dice.highest(rolled)
         if len(top) == 1:
-            return {"round": number, "rounds": rounds, "contenders": contenders,
-                    "waiting": [], "winner": top[0]}
+            return {"round": number, "rounds": rounds, "contenders": contenders, "waiting": [], "winner": top[0]}
         contenders, number = top, number + 1
-    return {"round": number, "rounds": rounds, "contenders": contenders, "waiting": [],
-            "winner": None}
+    return {"round": number, "rounds": rounds, "contenders": contenders, "waiting": [], "winner": None}
 
 
 def rolloff_step_text(state, status=None):
@@ -217,14 +213,15 @@ def winners(state):
 
 def standings(state):
     """[{"seat", "name", "upper_hand", "rank"}], most Upper Hand first; ties share a rank."""
-    rows = sorted(((state["upper_hand"].get(s["id"], START_UPPER_HAND), i, s)
-                   for i, s in enumerate(state["seats"])), key=lambda r: (-r[0], r[1]))
+    rows = sorted(
+        ((state["upper_hand"].get(s["id"], START_UPPER_HAND), i, s) for i, s in enumerate(state["seats"])),
+        key=lambda r: (-r[0], r[1]),
+    )
     out, rank, last = [], 0, None
     for place, (upper_hand, _, seat) in enumerate(rows, start=1):
         if upper_hand != last:
             rank, last = place, upper_hand
-        out.append({"seat": seat["id"], "name": seat["name"], "upper_hand": upper_hand,
-                    "rank": rank})
+        out.append({"seat": seat["id"], "name": seat["name"], "upper_hand": upper_hand, "rank": rank})
     return out
 
 
@@ -242,9 +239,14 @@ def race_chart(state):
     points = state["race"]
     series = []
     for seat in state["seats"]:
-        series.append({"seat": seat["id"], "name": seat["name"],
-                       "character": state["character"].get(seat["id"]),
-                       "points": [p["upper_hand"].get(seat["id"]) for p in points]})
+        series.append(
+            {
+                "seat": seat["id"],
+                "name": seat["name"],
+                "character": state["character"].get(seat["id"]),
+                "points": [p["upper_hand"].get(seat["id"]) for p in points],
+            }
+        )
     highest = max([WINNING_UPPER_HAND] + [n for p in points for n in p["upper_hand"].values()])
     return {"rounds": [p["round"] for p in points], "series": series, "top": highest}
 
@@ -267,8 +269,14 @@ def mission_leader_choice(state, rng, table_pick=None):
         raise RuleError("Nobody is at the table to lead the Mission.")
     least = min(state["upper_hand"][s] for s in ids)
     tied = [s for s in ids if state["upper_hand"][s] == least]
-    choice = {"seat": tied[0], "rule": "least", "least": least, "tied": tied, "rolloff": None,
-              "control_room_in_play": CONTROL_ROOM in state["locations"]}
+    choice = {
+        "seat": tied[0],
+        "rule": "least",
+        "least": least,
+        "tied": tied,
+        "rolloff": None,
+        "control_room_in_play": CONTROL_ROOM in state["locations"],
+    }
     if len(tied) > 1 and table_pick is not None:
         if table_pick not in tied:
             raise RuleError(f"Only {_names_and(state, tied)} tied for the least Upper Hand.")
@@ -290,8 +298,11 @@ def leader_text(state, why):
     if rule == "kept":
         return f"{who} leads: nobody entered the {CONTROL_ROOM}, so the token stays."
     if rule == "least":
-        reason = ("the Control Room is not in play" if not why.get("control_room_in_play")
-                  else "nobody held the Mission Leader Token")
+        reason = (
+            "the Control Room is not in play"
+            if not why.get("control_room_in_play")
+            else "nobody held the Mission Leader Token"
+        )
         text = f"{who} leads with the least Upper Hand ({why['least']}), as {reason}"
         if why.get("rolloff") or why.get("table"):
             tied = ", ".join(_name(state, s) for s in why["tied"])
@@ -346,6 +357,7 @@ def _names_and(state, seats):
 
 # --- steps: what the "next" button moves to, and who has not had their go yet ------------
 
+
 def next_step(state):
     """The step round.next moves the table to, in words (the form's "to" field)."""
     phase, number = state["phase"], state["round"]
@@ -388,7 +400,7 @@ def pending(state):
 
 
 def pending_text(state, seats=None):
-    """"Bo and Cy have not revealed yet" (None when nobody is left)."""
+    """ "Bo and Cy have not revealed yet" (None when nobody is left)."""
     seats = pending(state) if seats is None else seats
     if not seats:
         return None

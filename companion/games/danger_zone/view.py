@@ -62,6 +62,7 @@ from .state import (
 # describe: one public log line. It reads only `before` and the event, because the core
 # also describes undone events with before == after.
 
+
 def describe(before, after, event):
     try:
         text = _describe(before, event)
@@ -97,11 +98,15 @@ def _describe(state, event):
     if kind == "token.move":
         if (event["by"] or {}).get("seat") == data["seat"]:
             return f"{name(data['seat'])} took the {TOKENS[data['token']]} by hand"
-        return (f"{_actor(state, event['by']).capitalize()} moved the {TOKENS[data['token']]} "
-                f"to {name(data['seat'])} by hand")
+        return (
+            f"{_actor(state, event['by']).capitalize()} moved the {TOKENS[data['token']]} "
+            f"to {name(data['seat'])} by hand"
+        )
     if kind == "challenge.correct":
-        return (f"Correction by {_actor(state, event['by'])}: {name(data['seat'])} completed "
-                f"{_card_text(data)}: +{data['reward']} Upper Hand")
+        return (
+            f"Correction by {_actor(state, event['by'])}: {name(data['seat'])} completed "
+            f"{_card_text(data)}: +{data['reward']} Upper Hand"
+        )
     if kind == "upper_hand.change":
         now = state["upper_hand"].get(data["seat"], 0) + data["delta"]
         reason = f", {data['reason'].lower()}" if data.get("reason") else ""
@@ -111,8 +116,7 @@ def _describe(state, event):
     if kind == "challenge.draw":
         return "Mission Challenges: " + ", ".join(_card_text(c) for c in data["cards"])
     if kind == "challenge.complete":
-        return (f"{name(data['seat'])} completed {_card_text(data)}: "
-                f"+{data['reward']} Upper Hand")
+        return f"{name(data['seat'])} completed {_card_text(data)}: +{data['reward']} Upper Hand"
     if kind == "challenge.fail":
         return f"{name(data['seat'])} failed their Challenge roll"
     if kind in EVENTS:
@@ -134,9 +138,11 @@ def _describe(state, event):
 
 
 def _describe_seat_roll(state, data):
-    """"Bo rolled 15 for the Initiative", and what it settled: a win, or a tie to roll again."""
-    text = (f"{_name(state, data['seat'])} rolled {'+'.join(str(d) for d in data['dice'])} = "
-            f"{data['total']} for the Initiative")
+    """ "Bo rolled 15 for the Initiative", and what it settled: a win, or a tie to roll again."""
+    text = (
+        f"{_name(state, data['seat'])} rolled {'+'.join(str(d) for d in data['dice'])} = "
+        f"{data['total']} for the Initiative"
+    )
     if data.get("round", 1) > 1:
         text += f" (roll {data['round']} of the roll-off)"
     after = copy.deepcopy(state)
@@ -184,8 +190,7 @@ def _forced_text(state, event):
     if not skipped:
         return ""
     verb = "revealed" if event["data"]["phase"] == "Movement" else "rolled"
-    return (f" ({_actor(state, event['by'])} went on before {_names_and(state, skipped)} "
-            f"{verb})")
+    return f" ({_actor(state, event['by'])} went on before {_names_and(state, skipped)} {verb})"
 
 
 def _describe_enter(state, data):
@@ -207,6 +212,7 @@ def _describe_enter(state, data):
 
 # view_for: everything a screen shows, JSON-safe. No hidden information in this game.
 
+
 def view_for(state, viewer):
     viewer = viewer or {"role": "screen", "seat": None}
     order = seat_ids(state)
@@ -215,22 +221,24 @@ def view_for(state, viewer):
     for seat in state["seats"]:
         sid = seat["id"]
         pile = state["challenges"].get(sid, [])
-        seats.append({
-            "id": sid,
-            "name": seat["name"],
-            "phone": seat["phone"],
-            "character": state["character"].get(sid),
-            "upper_hand": state["upper_hand"].get(sid, START_UPPER_HAND),
-            "initiative": state["initiative"] == sid,
-            "mission_leader": state["mission_leader"] == sid,
-            "location": entries[sid]["location"] if sid in entries else None,
-            "challenges": pile,
-            "completed_types": completed_types(pile),
-            "attempted": sid in state["mission"]["attempted"],
-            "foes_here": entries[sid]["foes_here"] if sid in entries else None,
-            "first": entries[sid]["first"] if sid in entries else None,
-            "colors": sorted({c["color"] for c in pile if c.get("color")}),
-        })
+        seats.append(
+            {
+                "id": sid,
+                "name": seat["name"],
+                "phone": seat["phone"],
+                "character": state["character"].get(sid),
+                "upper_hand": state["upper_hand"].get(sid, START_UPPER_HAND),
+                "initiative": state["initiative"] == sid,
+                "mission_leader": state["mission_leader"] == sid,
+                "location": entries[sid]["location"] if sid in entries else None,
+                "challenges": pile,
+                "completed_types": completed_types(pile),
+                "attempted": sid in state["mission"]["attempted"],
+                "foes_here": entries[sid]["foes_here"] if sid in entries else None,
+                "first": entries[sid]["first"] if sid in entries else None,
+                "colors": sorted({c["color"] for c in pile if c.get("color")}),
+            }
+        )
     out_of_play = [name for name in LOCATIONS if name not in state["locations"]]
     view = {
         "title": TITLE,
@@ -256,17 +264,25 @@ def view_for(state, viewer):
             "event_deck": MALORYS_OFFICE in state["locations"],
         },
         "locations": [_location_view(state, name) for name in state["locations"]],
-        "initiative": {"seat": state["initiative"], "why": initiative_text(state),
-                       "rolloff": (state["initiative_why"] or {}).get("rolloff"),
-                       "by_seats": bool((state["initiative_why"] or {}).get("by_seats")),
-                       # The roll-off the seats are rolling themselves, while it goes on.
-                       "rolling": (initiative_rolloff(state) if state["phase"] == SETUP
-                                   and state["initiative"] is None and len(order) > 1 else None)},
-        "mission_leader": {"seat": state["mission_leader"],
-                           "why": leader_text(state, state["mission_leader_why"]
-                                              and dict(state["mission_leader_why"],
-                                                       seat=state["mission_leader"])),
-                           "rolloff": (state["mission_leader_why"] or {}).get("rolloff")},
+        "initiative": {
+            "seat": state["initiative"],
+            "why": initiative_text(state),
+            "rolloff": (state["initiative_why"] or {}).get("rolloff"),
+            "by_seats": bool((state["initiative_why"] or {}).get("by_seats")),
+            # The roll-off the seats are rolling themselves, while it goes on.
+            "rolling": (
+                initiative_rolloff(state)
+                if state["phase"] == SETUP and state["initiative"] is None and len(order) > 1
+                else None
+            ),
+        },
+        "mission_leader": {
+            "seat": state["mission_leader"],
+            "why": leader_text(
+                state, state["mission_leader_why"] and dict(state["mission_leader_why"], seat=state["mission_leader"])
+            ),
+            "rolloff": (state["mission_leader_why"] or {}).get("rolloff"),
+        },
         "reveal_order": reveal_order(state),
         "next_step": next_step(state),
         "step": step_now(state),  # the step every form names (games.base.check_named_step)
@@ -280,10 +296,13 @@ def view_for(state, viewer):
         "roll_order": roll_order(state),
         "challenges_to_draw": challenges_to_draw(len(order)),
         "entries": list(state["entries"]),
-        "mission": {"cards": state["mission"]["cards"], "completed": state["mission"]["completed"],
-                    "attempted": list(state["mission"]["attempted"]),
-                    "rolled": list(state["mission"].get("rolled", [])),
-                    "over": mission_over(state)},
+        "mission": {
+            "cards": state["mission"]["cards"],
+            "completed": state["mission"]["completed"],
+            "attempted": list(state["mission"]["attempted"]),
+            "rolled": list(state["mission"].get("rolled", [])),
+            "over": mission_over(state),
+        },
         "foes_rolled": list(state.get("foes_rolled", [])),
         "event_step": event_step(state),
         "race": race_chart(state),
@@ -311,8 +330,11 @@ def view_for(state, viewer):
             "skill_dice": known,
             "specialty": specialty(known),
             "notice": _forced_notice(state, you),
-            "odds": [dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
-                     for i, c in enumerate(state["mission"]["cards"]) if c["done_by"] is None],
+            "odds": [
+                dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
+                for i, c in enumerate(state["mission"]["cards"])
+                if c["done_by"] is None
+            ],
         }
     return view
 
@@ -357,33 +379,46 @@ def leader_preview(state):
     if "mission_leader" in state["by_hand"] and holder in ids:
         text = f"{_name(state, holder)} leads the Mission: the token was moved by hand."
         return {"seat": holder, "tied": [], "text": text, "short": "moved by hand"}
-    if (CONTROL_ROOM in state["locations"] and holder not in ids
-            and first_at(state, CONTROL_ROOM) is None and pending(state)):
+    if (
+        CONTROL_ROOM in state["locations"]
+        and holder not in ids
+        and first_at(state, CONTROL_ROOM) is None
+        and pending(state)
+    ):
         # Someone may still enter the Control Room: no least-Upper-Hand guess yet.
-        return {"seat": None, "tied": [], "short": f"first into the {CONTROL_ROOM} leads",
-                "text": f"Whoever enters the {CONTROL_ROOM} first takes the Mission Leader "
-                        "Token and leads the Mission."}
+        return {
+            "seat": None,
+            "tied": [],
+            "short": f"first into the {CONTROL_ROOM} leads",
+            "text": f"Whoever enters the {CONTROL_ROOM} first takes the Mission Leader Token and leads the Mission.",
+        }
     if CONTROL_ROOM in state["locations"] and holder in ids:
         if first_at(state, CONTROL_ROOM) == holder:
             text = f"{_name(state, holder)} leads the Mission: first into the {CONTROL_ROOM}."
             short = f"first into the {CONTROL_ROOM}"
         else:
-            text = (f"{_name(state, holder)} keeps the Mission Leader Token unless someone "
-                    f"enters the {CONTROL_ROOM} first.")
+            text = (
+                f"{_name(state, holder)} keeps the Mission Leader Token unless someone enters the {CONTROL_ROOM} first."
+            )
             short = f"keeps it unless someone enters the {CONTROL_ROOM} first"
         return {"seat": holder, "tied": [], "text": text, "short": short}
     if not ids:
         return None
     least = min(state["upper_hand"][s] for s in ids)
     tied = [s for s in ids if state["upper_hand"][s] == least]
-    reason = ("the Control Room is not in play" if CONTROL_ROOM not in state["locations"]
-              else "nobody entered the Control Room")
+    reason = (
+        "the Control Room is not in play"
+        if CONTROL_ROOM not in state["locations"]
+        else "nobody entered the Control Room"
+    )
     if len(tied) == 1:
-        text = (f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}.")
+        text = f"{_name(state, tied[0])} would lead: least Upper Hand ({least}), as {reason}."
         short = f"{_name(state, tied[0])} has the least Upper Hand ({least}) right now"
         return {"seat": tied[0], "tied": [], "text": text, "short": short}
     names = _names_and(state, tied)
-    text = (f"{names} tie for the least Upper Hand ({least}), as {reason}: the app rolls "
-            f"off between them when the Mission starts.")
+    text = (
+        f"{names} tie for the least Upper Hand ({least}), as {reason}: the app rolls "
+        f"off between them when the Mission starts."
+    )
     short = f"least Upper Hand decides; {names} tie at {least} (roll-off)"
     return {"seat": None, "tied": tied, "text": text, "short": short}
