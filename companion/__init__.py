@@ -118,6 +118,7 @@ def create_app(test_config=None):
     from companion import access, db, live
     from companion.access import door
     from companion.lookup import routes as lookup_routes
+    from companion.nights import hosting
     from companion.nights import routes as night_routes
     from companion.tablet import routes as tablet_routes
     from companion.web import errors, forms, game_routes, headers, templating
@@ -134,7 +135,8 @@ def create_app(test_config=None):
     app.register_blueprint(table_routes.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(lookup_routes.bp)
-    app.register_blueprint(night_routes.bp)  # game night: play again, the night page, hosts, records
+    app.register_blueprint(night_routes.bp)  # game night: play again, following, the night page
+    app.register_blueprint(hosting.bp)  # co-hosts, handing over, recovery, hosted tables, records
     app.register_blueprint(tablet_routes.bp)
     game_routes.init_app(app)  # each game's own routes.py, found by name
     return app

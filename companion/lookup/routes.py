@@ -391,7 +391,7 @@ def admin(key):
         limiter.miss(request.remote_addr)
         abort(403, "That is not this server's admin address. It is printed when the server starts.")
     # The admin's page: each player's records, and a way on to the box text defaults.
-    response = redirect(url_for("night.admin_home"), 303)
+    response = redirect(url_for("hosts.admin_home"), 303)
     response.set_cookie(
         ADMIN_COOKIE, admin_cookie_value(), max_age=30 * 86400, httponly=True, samesite="Lax", secure=request.is_secure
     )

@@ -494,23 +494,6 @@ def load(db, table):
     return _refresh(db, table)  # one query: the events after the kept version (often none)
 
 
-def export(db, table):
-    """Everything about a table as JSON-ready data: seats, every event, the final state."""
-    folded = load(db, table)
-    # The host may be a player too: what a game keeps secret stays out of the export.
-    public = table.module.public_data
-    logged = [dict(e, data=public(e["kind"], e["data"])) for e in events(db, table)]
-    return {
-        "code": table.code,
-        "game": table.game,
-        "options": table.options,
-        "seats": folded.state["seats"],
-        "events": logged,
-        "log": folded.log,
-        "state": table.module.view_for(folded.state, HOST),
-    }
-
-
 def clear_cache():
     with _cache_lock:
         _cache.clear()

@@ -207,11 +207,28 @@ def change_seat(code, seat, change):
 # --- export ---------------------------------------------------------------------------
 
 
+def export(db, table):
+    """Everything about a table as JSON-ready data: seats, every event, the final state."""
+    folded = store.load(db, table)
+    # The host may be a player too: what a game keeps secret stays out of the export.
+    public = table.module.public_data
+    logged = [dict(e, data=public(e["kind"], e["data"])) for e in store.events(db, table)]
+    return {
+        "code": table.code,
+        "game": table.game,
+        "options": table.options,
+        "seats": folded.state["seats"],
+        "events": logged,
+        "log": folded.log,
+        "state": table.module.view_for(folded.state, store.HOST),
+    }
+
+
 @bp.get("/t/<code>/export.json")
 def export_json(code):
     table = g.table
     door.require(host=True)
-    data = dict(store.export(get_db(), table), charts=series.table_charts(get_db(), table))  # a chart per game
+    data = dict(export(get_db(), table), charts=series.table_charts(get_db(), table))  # a chart per game
     response = make_response(json.dumps(data, indent=2))
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.code}.json"'
