@@ -13,6 +13,8 @@ run: $(VENV)/.app
 	$(VENV)/bin/companion serve --data-dir "$${COMPANION_DATA_DIR:-data}" $(ARGS)
 
 test: $(VENV)/.test chromium postgresql
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest -n $(JOBS) --dist loadgroup $(ARGS)
 
 $(VENV)/.app: pyproject.toml
