@@ -35,12 +35,49 @@ class Regions(NamedTuple):
     found: dict  # id -> Region, the root's included
 
 
-def split(html):
+class Seen:
+    """Regions split before, by id: a region met again with the same html is not parsed again
+    (most of a fragment is the same for every viewer and from one version to the next). What
+    neither this version nor the one before met is let go."""
+
+    def __init__(self):
+        self.by_id = {}  # id -> {html: [its regions, the version that last met it]}
+        self.version = 0
+
+    def at(self, version):
+        """Splits from here on are of `version`."""
+        if version > self.version:
+            self.by_id = {
+                ident: kept
+                for ident, known in self.by_id.items()
+                if (kept := {html: entry for html, entry in known.items() if entry[1] >= self.version})
+            }
+            self.version = version
+        return self
+
+    def find(self, ident, html, at):
+        """The regions (this one and those inside it) of a region with this id at `at`."""
+        for known_html, entry in self.by_id.get(ident, {}).items():
+            if html.startswith(known_html, at):
+                entry[1] = self.version
+                return known_html, entry[0]
+        return None
+
+    def add(self, found, new):
+        """Keep the regions `new` (ids) of a split's regions `found`."""
+        for ident in new:
+            self.by_id.setdefault(ident, {})[found[ident].html] = [_within(found, ident, {}), self.version]
+
+
+def split(html, seen=None):
     """The fragment's regions, or None if it does not start with an element that has an id.
     An end tag closes the latest open element of its name, so an unclosed <p> or <li> costs
-    at most its own region; an id used twice is no region (the one around it carries it)."""
-    spans, open_by_name = [], {}
-    for match in _TAG.finditer(html):
+    at most its own region; an id used twice is no region (the one around it carries it).
+    A region found in `seen` (a Seen) with the same html is taken from there, not parsed."""
+    spans, open_by_name, kept = [], {}, {}
+    at = 0
+    while (match := _TAG.search(html, at)) is not None:
+        at = match.end()
         closing, name, attrs = match.groups()
         name = name.lower()
         if closing:
@@ -55,6 +92,11 @@ def split(html):
         if name in VOID or attrs.endswith("/"):
             if ident is not None:
                 spans.append((match.start(), match.end(), ident, name))
+        elif ident is not None and seen is not None and (hit := seen.find(ident, html, match.start())):
+            known_html, known = hit
+            at = match.start() + len(known_html)
+            spans.append((match.start(), at, ident, name))
+            kept[ident] = known
         else:
             open_by_name.setdefault(name, []).append((match.start(), ident))
     if not spans:
@@ -63,6 +105,12 @@ def split(html):
     counts = {}
     for span in spans:
         counts[span[2]] = counts.get(span[2], 0) + 1
+    for top, within in kept.items():
+        for ident in within:
+            if ident != top:  # the kept region itself is among the spans
+                counts[ident] = counts.get(ident, 0) + 1
+    if any(counts[ident] > 1 for within in kept.values() for ident in within):
+        return split(html)  # an id twice, one of them in a kept region: parse it all
     spans = [s for s in spans if counts[s[2]] == 1]
     if not spans or spans[0][0] != html.find("<"):
         return None
@@ -75,8 +123,11 @@ def split(html):
             children.setdefault(stack[-1][2], []).append((start, end, ident))
         stack.append((start, end, ident))
     tags = {span[2]: span[3] for span in spans}
-    found = {}
+    found, new = {}, []
     for start, end, ident, tag in reversed(spans):  # the regions inside first
+        if ident in kept:
+            found.update(kept[ident])
+            continue
         parts, gaps, at = [], [], start
         for child_start, child_end, child in children.get(ident, ()):
             parts += (html[at:child_start], "\0", child)
@@ -94,7 +145,18 @@ def split(html):
             shell = hash((_SPACE.sub(" ", gaps[0]), _SPACE.sub(" ", parts[-1])))
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html[start:end], tag, whole, hash(frame), inside, shell)
+        new.append(ident)
+    if seen is not None:
+        seen.add(found, new)
     return Regions(spans[0][2], found)
+
+
+def _within(found, ident, into):
+    """A region and every region inside it, from a split's regions."""
+    into[ident] = found[ident]
+    for child in found[ident].inside:
+        _within(found, child, into)
+    return into
 
 
 def changed(regions, sent):

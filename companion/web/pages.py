@@ -2,7 +2,7 @@
 
 from functools import cached_property
 
-from flask import render_template, url_for
+from flask import current_app, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from companion import access, games
@@ -71,8 +71,12 @@ def public_view(table, folded):
     return kept[1]
 
 
+_seen = {}  # (table id, code) -> regions.Seen: its fragments' regions, split once
+
+
 def clear():
     _public.clear()
+    _seen.clear()
 
 
 def live_viewer(table, page):
@@ -114,4 +118,13 @@ def live_parts(table, page, viewer, folded=None):
     log = values["folded"].log  # every event has its line: the one before is the version before
     previous = log[-2]["id"] if len(log) > 1 else 0
     html = render_template("tables/_live.html", **values)
-    return Rendered(values["version"], regions.split(html), html, previous)
+    key = (table.id, table.code)
+    seen = _seen.get(key)
+    if seen is None:
+        if len(_seen) > 4096:
+            _seen.clear()
+        seen = _seen[key] = regions.Seen()
+    found = regions.split(html, seen.at(values["version"]))
+    if current_app.testing and found != regions.split(html):  # under test, what was kept is checked
+        raise AssertionError("a region taken from an earlier split differs from this fragment's")
+    return Rendered(values["version"], found, html, previous)

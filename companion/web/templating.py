@@ -1,20 +1,103 @@
 """Jinja helpers every screen's templates use: a partial with its own values, a seat by id,
 the chart of a game that has ended."""
 
-from flask import current_app
-from jinja2 import pass_context
+import json
+
+from jinja2 import meta, nodes, pass_context
 from markupsafe import Markup
 
 from companion.charts import shown
 from companion.db import get_db
 from companion.games.base import STEP_FIELD, may_undo
 
+# What a partial may read of its caller's page and still be kept: the same for every render of
+# one kind of viewer at a table, so it goes in the key. (Python helpers such as m.act_form read
+# these from the context too: forms.py.)
+PAGE_NAMES = frozenset(("page", "viewer", "act_base", "csrf", "table"))
+# Globals whose answer depends on nothing but their arguments (url_for: the app and its
+# script root, which are in the key).
+PURE_GLOBALS = frozenset(
+    "m forms partial seat_of may_undo step_field url_for danger_zone range dict lipsum cycler joiner namespace".split()
+)
+_PAGE_VALUES = ("page", "viewer", "act_base", "csrf")
+_reads = {}  # template -> the names it and what it includes read of its caller, or None
+_kept = {}  # key -> the partial's html
+KEPT_LIMIT = 50000
+
 
 @pass_context
 def partial(ctx, template, **values):
-    """`template` rendered with the caller's context plus `values`: an include with arguments."""
-    context = {**ctx.get_all(), **values}
-    return Markup(current_app.jinja_env.get_template(template).render(context))
+    """`template` rendered with the caller's context plus `values`: an include with arguments.
+
+    A partial whose source (and what it includes) names every value it may read, none of them
+    named by an expression, renders once per distinct input: its html is kept by the JSON of
+    those values, and the page's names (PAGE_NAMES). Under test, a kept one is rendered again
+    and must match."""
+    env = ctx.environment
+    reads = _reads.get(template, False)
+    if reads is False:
+        found = _names_read(env, template)
+        reads = _reads[template] = None if found is None else tuple(sorted(found - PAGE_NAMES))
+    key = None
+    if reads is not None:
+        table = ctx.get("table")
+        try:  # act_base starts with the script root, so url_for's answers are covered too
+            key = _json(
+                (
+                    template,
+                    table and (table.id, table.code, table.game),
+                    [ctx.get(name) for name in _PAGE_VALUES],
+                    values,
+                    {name: ctx.get(name) for name in reads if name not in values and name in ctx},
+                )
+            )
+        except (TypeError, ValueError):  # a value that is not plain data: rendered every time
+            pass
+    html = _kept.get(key) if key is not None else None
+    if html is None or env.check_kept:
+        fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
+        if html is not None and html != fresh:
+            raise AssertionError(f"{template} kept a render its key does not cover: {key}")
+        html = fresh
+        if key is not None:
+            if len(_kept) > KEPT_LIMIT:
+                _kept.clear()
+            _kept[key] = html
+    return html
+
+
+_json = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
+
+
+def _names_read(env, template, given=(), path=()):
+    """The names `template` reads that its caller must supply (all but `given`, the globals and
+    its own), with what it includes, imports and calls as partials; None if one of those is
+    named by an expression, so unknown."""
+    if template in path:  # a template that includes itself: read once
+        return set()
+    path = (*path, template)
+    ast = env.parse(env.loader.get_source(env, template)[0])
+    names = set(meta.find_undeclared_variables(ast)) - set(given)
+    if names & set(env.globals) - PURE_GLOBALS:
+        return None
+    names -= set(env.globals)
+    # what an include or an import with context reads may be set here (or be a macro's own)
+    own = {n.name for n in ast.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    own |= {n.name for n in ast.find_all(nodes.Macro)}
+    for ref in meta.find_referenced_templates(ast):
+        inner = None if ref is None else _names_read(env, ref, own, path)
+        if inner is None:
+            return None
+        names |= inner
+    for call in ast.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name == "partial":
+            if not call.args or not isinstance(call.args[0], nodes.Const):
+                return None
+            inner = _names_read(env, call.args[0].value, [kw.key for kw in call.kwargs], path)
+            if inner is None:
+                return None
+            names |= inner
+    return names
 
 
 def seat_of(seats, seat_id):
@@ -27,12 +110,17 @@ def only(mapping, *names):
     return {name: mapping[name] for name in names}
 
 
+def clear():
+    _kept.clear()
+
+
 def end_chart(table, folded):
     """The table's last game once it has ended (charts.shown.at_the_end), or None."""
     return shown.at_the_end(get_db, table, folded)
 
 
 def init_app(app):
+    app.jinja_env.check_kept = app.testing
     app.jinja_env.globals.update(
         partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD, end_chart=end_chart
     )

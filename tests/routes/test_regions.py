@@ -128,6 +128,60 @@ def test_an_id_twice_is_no_region_and_a_row_goes_in_a_template():
     assert message.startswith("id: 7\nevent: live\ndata: <template><tr hx-swap-oob=")
 
 
+def test_a_region_split_before_is_taken_whole_and_splits_the_same():
+    def page(version, score, mine=""):
+        rows = "".join(f'<li id="s{n}"><b id="n{n}">{n}</b> {score if n == 2 else 0}</li>' for n in (1, 2, 3))
+        return f'<div id="live-body" data-version="{version}"><ul id="seats">{rows}</ul><p id="me">{mine}</p></div>'
+
+    seen = regions.Seen()
+    pages = [page(1, 0), page(1, 0, "you"), page(2, 1), page(2, 1, "you"), page(3, 1, "you"), page(4, 2)]
+    for at, html in zip((1, 1, 2, 2, 3, 4), pages):
+        assert regions.split(html, seen.at(at)) == regions.split(html)
+    assert seen.find("s1", page(4, 2), page(4, 2).index('<li id="s1"')) is not None
+    assert seen.find("s2", page(9, 7), page(9, 7).index('<li id="s2"')) is None  # its html differs
+    seen.at(6)
+    assert "me" in seen.by_id and set(seen.by_id["me"]) == {'<p id="me"></p>'}  # older ones let go
+    # an id met twice, once inside a kept region: split as a whole, with neither as a region
+    twice = '<div id="live-body"><ul id="seats"><li id="s1"><b id="n1">1</b> 0</li></ul><i id="n1"></i></div>'
+    assert regions.split(twice, seen) == regions.split(twice) and "n1" not in regions.split(twice).found
+
+
+def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, monkeypatch):
+    from companion.web import templating
+
+    env = app.jinja_env
+    assert templating._names_read(env, "games/generic/_seat_row.html") == {"delta", "fix", "reasons", "seat"}
+    assert templating._names_read(env, "tables/_log_line.html") == {"csrf", "entry", "page", "undo_base", "viewer"}
+    assert "view" in templating._names_read(env, "games/generic/_seats.html")  # kept by nobody: reads the view
+    assert templating._names_read(env, "tables/_board.html") is None  # includes a template named by an expression
+
+    renders = []
+    template = env.get_template("games/generic/_seat_row.html")
+    original = type(template).render
+    monkeypatch.setattr(
+        type(template), "render", lambda self, *a, **k: renders.append(self.name) or original(self, *a, **k)
+    )
+    monkeypatch.setattr(env, "check_kept", False)
+    templating.clear()
+    seat = {"id": 4, "name": "Ana", "score": 3}
+    call = "{{ partial('games/generic/_seat_row.html', seat=seat, fix=false, delta=none, reasons=[]) }}"
+    with app.test_request_context():
+        first = env.from_string(call).render(seat=seat, page="player", act_base="/t/X/act/")
+        again = env.from_string(call).render(seat=seat, page="player", act_base="/t/X/act/")
+        other = env.from_string(call).render(seat={**seat, "score": 4}, page="player", act_base="/t/X/act/")
+    assert first == again and 'id="other-4"' in first and ">4<" in other
+    assert renders.count("games/generic/_seat_row.html") == 2
+
+    # under test every kept render is made again and compared: a key that missed a name fails
+    monkeypatch.setattr(env, "check_kept", True)
+    monkeypatch.setitem(templating._reads, "games/generic/_seat_row.html", set())  # as if it read nothing
+    reads_fix = "{{ partial('games/generic/_seat_row.html', seat=seat, delta=none, reasons=[]) }}"
+    with app.test_request_context(), pytest.raises(AssertionError, match="kept a render"):
+        env.from_string(reads_fix).render(seat=seat, fix=False, page="player", act_base="/t/X/act/")
+        env.from_string(reads_fix).render(seat=seat, fix=True, page="player", act_base="/t/X/act/")
+    templating.clear()
+
+
 def test_a_score_sends_the_lines_that_changed_compressed(app, host, join):
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
