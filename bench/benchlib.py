@@ -153,14 +153,17 @@ class Client:
         return self.request("POST", path, form, headers)
 
 
-def event_stream(port, code, cookie=None, timeout=None, page=None, known=0):
+def event_stream(port, code, cookie=None, timeout=None, page=None, known=0, gzip=False):
     """A socket that has asked for a table's live stream (as a page's EventSource does): a
-    phone's page with a cookie, else the table screen's; `known` is the version it shows."""
+    phone's page with a cookie, else the table screen's; `known` is the version it shows;
+    with `gzip`, accepting gzip as a browser does."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     page = page or ("player" if cookie else "screen")
     head = f"GET /t/{code}/events?page={page}&v={known} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
     if cookie:
         head += f"Cookie: tc={cookie}\r\n"
+    if gzip:
+        head += "Accept-Encoding: gzip, deflate, br\r\n"
     sock.sendall((head + "\r\n").encode())
     return sock
 

@@ -9,7 +9,8 @@ seconds on average until `changes` changes have been posted. A phone holds a cha
 stream message with its parts (id = the version) has arrived whole, or, for the phone that
 tapped, when its tap's answer came back, whichever is first. Prints one JSON object per
 change and a summary last: seen p50/p95/p99/max, missed, errors, streams, cpu_s, peak_rss_mb,
-and stream_kb (what the streams carried); db_cpu_s and bench_cpu_s are what the database
+stream_kb (what the streams carried on the wire, gzip accepted as a browser does) and
+stream_decoded_kb (the same decompressed); db_cpu_s and bench_cpu_s are what the database
 and this bench itself took of the same cores meanwhile.
 
 With --database postgresql://… the server keeps its tables there (--database temp starts a
@@ -30,6 +31,7 @@ import re
 import selectors
 import threading
 import time
+import zlib
 
 from benchlib import Server, TempPostgres, cpu_seconds, event_stream, new_table, percentile
 
@@ -46,10 +48,14 @@ class Streams:
         self.bytes = 0
         self.lock = threading.Lock()
         self.buffers = {}
+        self.decoded = 0  # what the streams carried once decompressed
+        self.inflate = {}  # socket -> its gzip decoder (None: plain), once its headers are read
+        self.heads = {}  # socket -> its headers so far
         self.running = True
 
     def open(self, port, code, cookie, key, known=0):
-        sock = event_stream(port, code, cookie, known=known)  # a page loaded at that version
+        # a page loaded at that version, accepting gzip as a browser does
+        sock = event_stream(port, code, cookie, known=known, gzip=True)
         sock.setblocking(False)
         self.buffers[sock] = b""
         self.seen[key] = {}
@@ -71,7 +77,7 @@ class Streams:
                 except BlockingIOError:
                     continue
                 self.bytes += len(chunk)
-                self.buffers[sock] += chunk
+                self.buffers[sock] += self.decode(sock, chunk)
                 if b"retry:" in self.buffers[sock] or not chunk:
                     waiting.discard(sock)
         return not waiting
@@ -89,13 +95,29 @@ class Streams:
                     self.selector.unregister(sock)
                     continue
                 self.bytes += len(chunk)
-                data = self.buffers[sock] + chunk
+                data = self.buffers[sock] + self.decode(sock, chunk)
                 *messages, self.buffers[sock] = data.split(b"\n\n")
                 for message in messages:
                     found = re.match(rb"id: (\d+)\nevent: live\n", message)
                     if found:  # the message is whole: the page holds its parts now
                         with self.lock:
                             self.seen[key].setdefault(int(found.group(1)), now)
+
+    def decode(self, sock, chunk):
+        """What a chunk adds to the stream's text: nothing until its headers are read, then
+        the body, gunzipped if it came compressed."""
+        if sock not in self.inflate:
+            head = self.heads.pop(sock, b"") + chunk
+            if b"\r\n\r\n" not in head:
+                self.heads[sock] = head
+                return b""
+            headers, chunk = head.split(b"\r\n\r\n", 1)
+            gzipped = b"content-encoding: gzip" in headers.lower()
+            self.inflate[sock] = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzipped else None
+        inflate = self.inflate[sock]
+        text = inflate.decompress(chunk) if inflate else chunk
+        self.decoded += len(text)
+        return text
 
     def first_seen_at_or_after(self, key, version):
         with self.lock:
@@ -116,13 +138,13 @@ def read_elsewhere(port, specs, ready, stop, out):
     stop.wait()
     streams.running = False
     reader.join()
-    out.put((streams.seen, streams.bytes))
+    out.put((streams.seen, streams.bytes, streams.decoded))
 
 
 class SeenElsewhere(Streams):
-    def __init__(self, seen, received):
+    def __init__(self, seen, received, decoded):
         super().__init__()
-        self.seen, self.bytes = seen, received
+        self.seen, self.bytes, self.decoded = seen, received, decoded
 
 
 def main():
@@ -256,7 +278,8 @@ def run(args, streams_total, database, cluster=None, bare=False):
             "seen_p95_ms": round(percentile(latencies, 95), 2) if latencies else None,
             "seen_p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
             "seen_max_ms": round(max(latencies), 2) if latencies else None,
-            "stream_kb": round(streams.bytes / 1024),
+            "stream_kb": round(streams.bytes / 1024),  # on the wire, gzip as a browser asks
+            "stream_decoded_kb": round(streams.decoded / 1024),
             "missed": missed,
             "errors": errors,
             "cpu_s": round(cpu, 2),
