@@ -21,8 +21,36 @@ PURE_GLOBALS = frozenset(
 )
 _PAGE_VALUES = ("page", "viewer", "act_base", "csrf")
 _reads = {}  # template -> the names it and what it includes read of its caller, or None
-_kept = {}  # key -> the partial's html
-KEPT_LIMIT = 50000
+_kept = {}  # (table id, code) -> Recent: its partials' html by key
+
+
+class Recent:
+    """What a table's renders kept, by key: what neither this version nor the one before
+    asked for is let go, so it holds what one change of the table renders."""
+
+    def __init__(self):
+        self.version, self.now, self.before = 0, {}, {}
+
+    def at(self, version):
+        if version is not None and version > self.version:
+            self.version, self.now, self.before = version, {}, self.now
+        return self
+
+    def get(self, key):
+        found = self.now.get(key)
+        if found is None and (found := self.before.get(key)) is not None:
+            self.now[key] = found
+        return found
+
+
+def _recent(table, version):
+    key = (table.id, table.code)
+    kept = _kept.get(key)
+    if kept is None:
+        if len(_kept) > 4096:  # as the store's folds: about one per table with a page open
+            _kept.clear()
+        kept = _kept[key] = Recent()
+    return kept.at(version)
 
 
 @pass_context
@@ -38,31 +66,29 @@ def partial(ctx, template, **values):
     if reads is False:
         found = _names_read(env, template)
         reads = _reads[template] = None if found is None else tuple(sorted(found - PAGE_NAMES))
-    key = None
-    if reads is not None:
-        table = ctx.get("table")
+    key, table = None, ctx.get("table")
+    if reads is not None and table is not None:
         try:  # act_base starts with the script root, so url_for's answers are covered too
             key = _json(
                 (
                     template,
-                    table and (table.id, table.code, table.game),
+                    (table.id, table.code, table.game),
                     [ctx.get(name) for name in _PAGE_VALUES],
                     values,
                     {name: ctx.get(name) for name in reads if name not in values and name in ctx},
                 )
             )
-        except (TypeError, ValueError):  # a value that is not plain data: rendered every time
+        except (TypeError, ValueError, AttributeError):  # not plain data, or no table's: rendered every time
             pass
-    html = _kept.get(key) if key is not None else None
+    kept = _recent(table, ctx.get("version")) if key is not None else None
+    html = kept.get(key) if key is not None else None
     if html is None or env.check_kept:
         fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
         if html is not None and html != fresh:
             raise AssertionError(f"{template} kept a render its key does not cover: {key}")
         html = fresh
         if key is not None:
-            if len(_kept) > KEPT_LIMIT:
-                _kept.clear()
-            _kept[key] = html
+            kept.now[key] = html
     return html
 
 

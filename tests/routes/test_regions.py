@@ -4,6 +4,7 @@ applies every message in turn shows what a fresh fragment shows, and a region is
 from its own viewer's view: no stream message names a card its viewer may not know."""
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -164,11 +165,17 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     monkeypatch.setattr(env, "check_kept", False)
     templating.clear()
     seat = {"id": 4, "name": "Ana", "score": 3}
+    page = {
+        "page": "player",
+        "act_base": "/t/X/act/",
+        "version": 1,
+        "table": SimpleNamespace(id=1, code="X", game="generic"),
+    }
     call = "{{ partial('games/generic/_seat_row.html', seat=seat, fix=false, delta=none, reasons=[]) }}"
     with app.test_request_context():
-        first = env.from_string(call).render(seat=seat, page="player", act_base="/t/X/act/")
-        again = env.from_string(call).render(seat=seat, page="player", act_base="/t/X/act/")
-        other = env.from_string(call).render(seat={**seat, "score": 4}, page="player", act_base="/t/X/act/")
+        first = env.from_string(call).render(seat=seat, **page)
+        again = env.from_string(call).render(seat=seat, **page)
+        other = env.from_string(call).render(seat={**seat, "score": 4}, **page)
     assert first == again and 'id="other-4"' in first and ">4<" in other
     assert renders.count("games/generic/_seat_row.html") == 2
 
@@ -177,8 +184,8 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     monkeypatch.setitem(templating._reads, "games/generic/_seat_row.html", set())  # as if it read nothing
     reads_fix = "{{ partial('games/generic/_seat_row.html', seat=seat, delta=none, reasons=[]) }}"
     with app.test_request_context(), pytest.raises(AssertionError, match="kept a render"):
-        env.from_string(reads_fix).render(seat=seat, fix=False, page="player", act_base="/t/X/act/")
-        env.from_string(reads_fix).render(seat=seat, fix=True, page="player", act_base="/t/X/act/")
+        env.from_string(reads_fix).render(seat=seat, fix=False, **page)
+        env.from_string(reads_fix).render(seat=seat, fix=True, **page)
     templating.clear()
 
 
