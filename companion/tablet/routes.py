@@ -1,4 +1,4 @@
-"""The tablet lying flat in the middle of the table (issue 26): a panel per seat along the edge
+"""The tablet lying flat in the middle of the table: a panel per seat along the edge
 nearest its player, turned to face them, and the shared middle between the panels.
 
 Who may open it: the host's own device, or one the host let in (companion.access keeps those and

@@ -34,7 +34,7 @@ function toast(text) {
   p.textContent = text;
   box.appendChild(p);
 }
-// A seat's own tap that found no connection is kept (flush.js, issue 38); anything else says
+// A seat's own tap that found no connection is kept (flush.js); anything else says
 // it needs one. A fetch that failed (waking, the rules) is only the banner's news.
 document.addEventListener("htmx:sendError", function (event) {
   var xhr = event.detail.xhr, config = event.detail.requestConfig;

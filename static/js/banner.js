@@ -1,7 +1,7 @@
-// What a phone says about its waiting taps (issue 38): the banner (#offline, role=status):
+// What a phone says about its waiting taps: the banner (#offline, role=status):
 // offline or sending, how many taps wait, and what became of them; and on each waiting tap's
 // control, "waiting for the table…". Notes of refused or dropped taps stay until OK, across a
-// reload too (issue 49: kept in localStorage, "tc-notes:CODE:SEAT"); "reached" ones fade.
+// reload too (kept in localStorage, "tc-notes:CODE:SEAT"); "reached" ones fade.
 
 import { net, queueKey, waiting, taps, QUEUE_PREFIX } from "./queue.js";
 

@@ -1,4 +1,4 @@
-// The turn cue (issue 24). A phone's own block (section.me), or an element in it marked
+// The turn cue. A phone's own block (section.me), or an element in it marked
 // data-cue, carries data-your-turn="KEY" while it is this seat's go (one key per turn), and
 // data-news='[[key, text], ...]' for what someone else just did to this player. A key first
 // seen after a stream message, or after the page caught up on waking, cues once: a short

@@ -1,4 +1,4 @@
-// When the Wi-Fi drops (issue 38): keeping a phone's tap, and sending it once the connection
+// When the Wi-Fi drops: keeping a phone's tap, and sending it once the connection
 // is back. A kept tap's control says "waiting for the table…" (banner.js). Once the
 // connection is back (the "online" event, the stream reopening, the page loading or waking,
 // a retry every few seconds), the page first fetches the table as it is now, then sends the

@@ -1,4 +1,4 @@
-// When the Wi-Fi drops (issue 38): where a phone keeps its waiting taps.
+// When the Wi-Fi drops: where a phone keeps its waiting taps.
 // On a phone's own page (/t/CODE/me), a tap to /act/<kind> or /undo/<id> that cannot reach
 // the server is kept in localStorage ("tc-waiting:CODE:SEAT": that table and seat only), in
 // order, with its action id, address and form fields. flush.js sends them once the

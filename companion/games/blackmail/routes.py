@@ -4,7 +4,7 @@ the host may stand in for a phone.
 The verify page shows only what is public: each finished round's revealed deal, the current
 round's fingerprint. Anyone with the table code may open it, like the table screen.
 
-Standing in (issue 16): the host may play a seat's turn only when that phone had no open page
+Standing in: the host may play a seat's turn only when that phone had no open page
 for AWAY_SECONDS, handed the turn over, or the seat has no phone. The last two are in the
 state; the first is not a rule but a fact of the live pages, so it is checked here, on the
 way into /act/dealt.stand_in (request_hook), and a phone that opens the table again cancels a
