@@ -66,28 +66,29 @@ def partial(ctx, template, **values):
     if reads is False:
         found = _names_read(env, template)
         reads = _reads[template] = None if found is None else tuple(sorted(found - PAGE_NAMES))
-    key, table = None, ctx.get("table")
+    key = kept = None
+    table = ctx.get("table")
     if reads is not None and table is not None:
         try:  # act_base starts with the script root, so url_for's answers are covered too
             key = _json(
                 (
                     template,
-                    (table.id, table.code, table.game),
+                    table.game,  # the table itself is _kept's own key
                     [ctx.get(name) for name in _PAGE_VALUES],
                     values,
                     {name: ctx.get(name) for name in reads if name not in values and name in ctx},
                 )
             )
+            kept = _recent(table, ctx.get("version"))
         except (TypeError, ValueError, AttributeError):  # not plain data, or no table's: rendered every time
             pass
-    kept = _recent(table, ctx.get("version")) if key is not None else None
-    html = kept.get(key) if key is not None else None
+    html = kept.get(key) if kept is not None else None
     if html is None or env.check_kept:
         fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
         if html is not None and html != fresh:
             raise AssertionError(f"{template} kept a render its key does not cover: {key}")
         html = fresh
-        if key is not None:
+        if kept is not None:
             kept.now[key] = html
     return html
 
