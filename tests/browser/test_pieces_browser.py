@@ -177,7 +177,7 @@ def test_danger_zone_pieces_in_a_browser(live_server, new_phone):
     assert ana.locator(f"#dz-fix-n-{c}").inner_text() == "7"
     # the seat's line in the race came alone, and is drawn: an SVG element, not an HTML one
     assert ana.locator(f"#dz-race-{c} polyline").evaluate("p => p instanceof SVGElement && p.getTotalLength() > 0")
-    assert ana.locator(f"#dz-race-name-{c}").text_content() == "Cy 7"
+    assert ana.locator(f"#dz-race-name-{c} text").text_content() == "Cy 7"
     assert ana.locator(f"#dz-race-name-{c} text").bounding_box()["width"] > 0
     wait_version(ana, act(bo, code, "upper_hand.change", seat=a, delta=1, reason="Insult"))
     assert ana.locator("#me [data-score]").inner_text() == "6"
