@@ -15,6 +15,7 @@ run: $(VENV)/.app
 test: $(VENV)/.test chromium postgresql
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/djlint templates --check --lint
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python -m pytest -n $(JOBS) --dist loadgroup $(ARGS)
 
 $(VENV)/.app: pyproject.toml
