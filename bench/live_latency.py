@@ -159,6 +159,9 @@ def main():
     )
     parser.add_argument("--workers", type=int, default=None, help="server processes (gunicorn + gevent)")
     parser.add_argument("--bare", action="store_true", help="streams send only the version: the floor")
+    parser.add_argument(
+        "--on-loop", action="store_true", help="under waitress, streams stay in its loop (live/waitress_loop.py off)"
+    )
     parser.add_argument("--bare-too", action="store_true", help="the floor first, then the real run")
     args = parser.parse_args()
 
@@ -179,7 +182,10 @@ def run(args, streams_total, database, cluster=None, bare=False):
         threads=args.threads,
         database=database,
         workers=args.workers,
-        env={"COMPANION_BENCH_BARE": "1"} if bare else None,
+        env={
+            **({"COMPANION_BENCH_BARE": "1"} if bare else {}),
+            **({"COMPANION_BENCH_ON_LOOP": "1"} if args.on_loop else {}),
+        },
     )
     errors, results = 0, []
     try:

@@ -90,6 +90,8 @@ def looker(table, asked, token, gate=None):
 # bench/live_latency.py --bare starts the server with this set: each stream then sends only
 # the version, with no look and no render, the transport's own floor in the same sitting.
 BARE = "COMPANION_BENCH_BARE"
+# bench/live_latency.py --on-loop: streams stay in waitress's loop, to measure what leaving it saves.
+ON_LOOP = "COMPANION_BENCH_ON_LOOP"
 
 
 def bare_look(version, watched=None):
@@ -116,7 +118,7 @@ def events(code):
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if uses_postgres():
         listener()
-    off = OffLoop.of(request.environ)
+    off = None if os.environ.get(ON_LOOP) else OffLoop.of(request.environ)
     key = live.open(
         table.id,
         version,

@@ -1,4 +1,6 @@
-"""Under waitress, a live stream's connection leaves the server's loop while it streams.
+"""Under waitress, a live stream's connection leaves the server's loop while it streams, kept
+because one process at a busy table's pace answers faster with it (docs/performance.md,
+`live_latency.py --on-loop`).
 
 waitress's loop walks every connection it holds each time it wakes (a tap wakes it about
 four times), asking each whether it wants to read or write, then select()s on them all. A
