@@ -20,6 +20,8 @@ PURE_GLOBALS = frozenset(
     "m forms partial seat_of may_undo step_field url_for danger_zone range dict lipsum cycler joiner namespace".split()
 )
 _PAGE_VALUES = ("page", "viewer", "act_base", "csrf")
+# Helpers that read the page's values from the context: a partial that uses one is kept per page.
+_PAGE_HELPERS = frozenset(("m", "forms", "url_for"))
 _reads = {}  # template -> the names it and what it includes read of its caller, or None
 _kept = {}  # (table id, code) -> Recent: its partials' html by key
 
@@ -59,22 +61,23 @@ def partial(ctx, template, **values):
 
     A partial whose source (and what it includes) names every value it may read, none of them
     named by an expression, renders once per distinct input: its html is kept by the JSON of
-    those values, and the page's names (PAGE_NAMES). Under test, a kept one is rendered again
+    those values, and those of the page's names it reads (_key_names). Under test, a kept one is rendered again
     and must match."""
     env = ctx.environment
     reads = _reads.get(template, False)
     if reads is False:
         found = _names_read(env, template)
-        reads = _reads[template] = None if found is None else tuple(sorted(found - PAGE_NAMES))
+        reads = _reads[template] = None if found is None else _key_names(found)
     key = kept = None
     table = ctx.get("table")
     if reads is not None and table is not None:
+        page_names, reads = reads
         try:  # act_base starts with the script root, so url_for's answers are covered too
             key = _json(
                 (
                     template,
                     table.game,  # the table itself is _kept's own key
-                    [ctx.get(name) for name in _PAGE_VALUES],
+                    [ctx.get(name) for name in page_names],
                     values,
                     {name: ctx.get(name) for name in reads if name not in values and name in ctx},
                 )
@@ -93,6 +96,17 @@ def partial(ctx, template, **values):
     return html
 
 
+def _key_names(found):
+    """(the page's values, the caller's names) a partial that reads `found` is kept by. One that
+    reads none of the page's values, itself or through a helper, is shared by every viewer
+    whose other inputs are the same (another seat's line on every phone)."""
+    if found & _PAGE_HELPERS:
+        page_names = _PAGE_VALUES
+    else:
+        page_names = tuple(name for name in _PAGE_VALUES if name in found)
+    return page_names, tuple(sorted(found - PAGE_NAMES - _PAGE_HELPERS))
+
+
 _json = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
 
 
@@ -107,10 +121,18 @@ def _names_read(env, template, given=(), path=()):
     names = set(meta.find_undeclared_variables(ast)) - set(given)
     if names & set(env.globals) - PURE_GLOBALS:
         return None
-    names -= set(env.globals)
+    names -= set(env.globals) - _PAGE_HELPERS  # the page helpers stay, for _key_names
     # what an include or an import with context reads may be set here (or be a macro's own)
     own = {n.name for n in ast.find_all(nodes.Name) if n.ctx in ("store", "param")}
     own |= {n.name for n in ast.find_all(nodes.Macro)}
+    # Jinja leaves out what a macro's body or a {% call %} reads of its caller (m.act_form,
+    # say): added here
+    loads = {n.name for n in ast.find_all(nodes.Name) if n.ctx == "load"} - own - set(given)
+    in_macros = {n.name for macro in ast.find_all(nodes.Macro) for n in macro.find_all(nodes.Name) if n.ctx == "load"}
+    if (loads | in_macros) & set(env.globals) - PURE_GLOBALS:
+        return None
+    names |= loads & (_PAGE_HELPERS | set(_PAGE_VALUES))
+    names |= (in_macros - own - set(given)) - (set(env.globals) - _PAGE_HELPERS)
     for ref in meta.find_referenced_templates(ast):
         inner = None if ref is None else _names_read(env, ref, own, path)
         if inner is None:

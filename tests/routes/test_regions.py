@@ -151,7 +151,15 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     from companion.web import templating
 
     env = app.jinja_env
-    assert templating._names_read(env, "games/generic/_seat_row.html") == {"delta", "fix", "reasons", "seat"}
+    # its forms (m.act_form) read the page's values: kept per page; a race line reads none, so
+    # every viewer shares it
+    assert templating._names_read(env, "games/generic/_seat_row.html") == {"delta", "fix", "m", "reasons", "seat"}
+    assert templating._key_names({"delta", "fix", "m", "reasons", "seat"}) == (
+        templating._PAGE_VALUES,
+        ("delta", "fix", "reasons", "seat"),
+    )
+    assert templating._names_read(env, "games/danger-zone/_race_line.html") == {"line"}
+    assert templating._key_names({"line"}) == ((), ("line",))
     assert templating._names_read(env, "tables/_log_line.html") == {"csrf", "entry", "page", "undo_base", "viewer"}
     assert "view" in templating._names_read(env, "games/generic/_seats.html")  # kept by nobody: reads the view
     assert templating._names_read(env, "tables/_board.html") is None  # includes a template named by an expression
@@ -181,7 +189,7 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
 
     # under test every kept render is made again and compared: a key that missed a name fails
     monkeypatch.setattr(env, "check_kept", True)
-    monkeypatch.setitem(templating._reads, "games/generic/_seat_row.html", set())  # as if it read nothing
+    monkeypatch.setitem(templating._reads, "games/generic/_seat_row.html", ((), ()))  # as if it read nothing
     reads_fix = "{{ partial('games/generic/_seat_row.html', seat=seat, delta=none, reasons=[]) }}"
     with app.test_request_context(), pytest.raises(AssertionError, match="kept a render"):
         env.from_string(reads_fix).render(seat=seat, fix=False, **page)
