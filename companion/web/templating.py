@@ -20,8 +20,10 @@ PURE_GLOBALS = frozenset(
     "m forms partial seat_of may_undo step_field url_for danger_zone range dict lipsum cycler joiner namespace".split()
 )
 _PAGE_VALUES = ("page", "viewer", "act_base", "csrf")
-# Helpers that read the page's values from the context: a partial that uses one is kept per page.
+# Helpers that read the page's values from the context (forms.py: the page kind, act_base and
+# the form token, which a stream's renders leave out), so a partial that uses one is kept by them.
 _PAGE_HELPERS = frozenset(("m", "forms", "url_for"))
+_HELPERS_READ = frozenset(("page", "act_base", "csrf"))
 _reads = {}  # template -> the names it and what it includes read of its caller, or None
 _kept = {}  # (table id, code) -> Recent: its partials' html by key
 
@@ -98,12 +100,10 @@ def partial(ctx, template, **values):
 
 def _key_names(found):
     """(the page's values, the caller's names) a partial that reads `found` is kept by. One that
-    reads none of the page's values, itself or through a helper, is shared by every viewer
-    whose other inputs are the same (another seat's line on every phone)."""
-    if found & _PAGE_HELPERS:
-        page_names = _PAGE_VALUES
-    else:
-        page_names = tuple(name for name in _PAGE_VALUES if name in found)
+    reads not the viewer, itself, is shared by every viewer whose other inputs are the same
+    (another seat's line on every phone: a stream's renders hold no form token)."""
+    helped = _HELPERS_READ if found & _PAGE_HELPERS else ()
+    page_names = tuple(name for name in _PAGE_VALUES if name in found or name in helped)
     return page_names, tuple(sorted(found - PAGE_NAMES - _PAGE_HELPERS))
 
 

@@ -151,11 +151,11 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     from companion.web import templating
 
     env = app.jinja_env
-    # its forms (m.act_form) read the page's values: kept per page; a race line reads none, so
-    # every viewer shares it
+    # its forms (m.act_form) read the page kind, act_base and form token, not the viewer; a
+    # race line reads none of the page's values
     assert templating._names_read(env, "games/generic/_seat_row.html") == {"delta", "fix", "m", "reasons", "seat"}
     assert templating._key_names({"delta", "fix", "m", "reasons", "seat"}) == (
-        templating._PAGE_VALUES,
+        ("page", "act_base", "csrf"),
         ("delta", "fix", "reasons", "seat"),
     )
     assert templating._names_read(env, "games/danger-zone/_race_line.html") == {"line"}
