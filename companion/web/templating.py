@@ -63,8 +63,8 @@ def partial(ctx, template, **values):
 
     A partial whose source (and what it includes) names every value it may read, none of them
     named by an expression, renders once per distinct input: its html is kept by the JSON of
-    those values, and those of the page's names it reads (_key_names). Under test, a kept one is rendered again
-    and must match."""
+    those values and of the page's values it reads (_key_names). Under test, a kept one is
+    rendered again and must match."""
     env = ctx.environment
     reads = _reads.get(template, False)
     if reads is False:
@@ -100,7 +100,7 @@ def partial(ctx, template, **values):
 
 def _key_names(found):
     """(the page's values, the caller's names) a partial that reads `found` is kept by. One that
-    reads not the viewer, itself, is shared by every viewer whose other inputs are the same
+    does not name the viewer is shared by every viewer whose other inputs are the same
     (another seat's line on every phone: a stream's renders hold no form token)."""
     helped = _HELPERS_READ if found & _PAGE_HELPERS else ()
     page_names = tuple(name for name in _PAGE_VALUES if name in found or name in helped)
