@@ -183,8 +183,7 @@ def run(args, streams_total, database, cluster=None, bare=False):
         database=database,
         workers=args.workers,
         env={
-            **({"COMPANION_BENCH_BARE": "1"} if bare else {}),
-            **({"COMPANION_BENCH_ON_LOOP": "1"} if args.on_loop else {}),
+            name: "1" for name, on in (("COMPANION_BENCH_BARE", bare), ("COMPANION_BENCH_ON_LOOP", args.on_loop)) if on
         },
     )
     errors, results = 0, []

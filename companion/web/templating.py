@@ -125,14 +125,14 @@ def _names_read(env, template, given=(), path=()):
     # what an include or an import with context reads may be set here (or be a macro's own)
     own = {n.name for n in ast.find_all(nodes.Name) if n.ctx in ("store", "param")}
     own |= {n.name for n in ast.find_all(nodes.Macro)}
-    # Jinja leaves out what a macro's body or a {% call %} reads of its caller (m.act_form,
-    # say): added here
+    own |= {n.target for n in ast.find_all(nodes.Import)}
+    own |= {name if isinstance(name, str) else name[1] for n in ast.find_all(nodes.FromImport) for name in n.names}
+    # Jinja's finder leaves out what a macro's body or a {% call %} reads of its caller
+    # (m.act_form, a view read only there): every name read and not set here counts too
     loads = {n.name for n in ast.find_all(nodes.Name) if n.ctx == "load"} - own - set(given)
-    in_macros = {n.name for macro in ast.find_all(nodes.Macro) for n in macro.find_all(nodes.Name) if n.ctx == "load"}
-    if (loads | in_macros) & set(env.globals) - PURE_GLOBALS:
+    if loads & set(env.globals) - PURE_GLOBALS:
         return None
-    names |= loads & (_PAGE_HELPERS | set(_PAGE_VALUES))
-    names |= (in_macros - own - set(given)) - (set(env.globals) - _PAGE_HELPERS)
+    names |= loads - (set(env.globals) - _PAGE_HELPERS)
     for ref in meta.find_referenced_templates(ast):
         inner = None if ref is None else _names_read(env, ref, own, path)
         if inner is None:
