@@ -22,12 +22,24 @@ TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption"
 
 
 class Region(NamedTuple):
-    html: str
+    """A region as offsets into the fragment it was split from (held once, not per region)."""
+
+    source: str  # the fragment
+    start: int
+    end: int
     tag: str
     whole: int  # hash of its frame and the wholes of the regions inside
     frame: int  # hash of html with the regions inside it as their ids
     inside: tuple  # ids of the regions directly inside
     shell: int  # hash of the frame without its items, if it is a list (else None)
+
+    @property
+    def html(self):
+        return self.source[self.start : self.end]
+
+    def moved(self, source, shift):
+        """This region as it stands in another fragment, `shift` characters further on."""
+        return self._replace(source=source, start=self.start + shift, end=self.end + shift)
 
 
 class Regions(NamedTuple):
@@ -37,11 +49,12 @@ class Regions(NamedTuple):
 
 class Seen:
     """Regions split before, by id: a region met again with the same html is not parsed again
-    (most of a fragment is the same for every viewer and from one version to the next). What
-    neither this version nor the one before met is let go."""
+    (most of a fragment is the same for every viewer and from one version to the next). A
+    region met again is moved onto the fragment it was met in, so what is kept holds at most
+    this version's fragments and the one before's; what neither met is let go."""
 
     def __init__(self):
-        self.by_id = {}  # id -> {html: [its regions, the version that last met it]}
+        self.by_id = {}  # id -> [[its regions and those inside it, the version that last met them]]
         self.version = 0
 
     def at(self, version):
@@ -50,23 +63,29 @@ class Seen:
             self.by_id = {
                 ident: kept
                 for ident, known in self.by_id.items()
-                if (kept := {html: entry for html, entry in known.items() if entry[1] >= self.version})
+                if (kept := [entry for entry in known if entry[1] >= self.version])
             }
             self.version = version
         return self
 
     def find(self, ident, html, at):
-        """The regions (this one and those inside it) of a region with this id at `at`."""
-        for known_html, entry in self.by_id.get(ident, {}).items():
-            if html.startswith(known_html, at):
+        """(its length, the regions of it and inside it) of a region with this id at `at`."""
+        for entry in self.by_id.get(ident, ()):
+            top = entry[0][ident]
+            if html.startswith(top.html, at):
+                if top.source is not html or top.start != at:
+                    shift = at - top.start
+                    entry[0] = {inside: region.moved(html, shift) for inside, region in entry[0].items()}
                 entry[1] = self.version
-                return known_html, entry[0]
+                return top.end - top.start, entry[0]
         return None
 
     def add(self, found, new):
         """Keep the regions `new` (ids) of a split's regions `found`."""
         for ident in new:
-            self.by_id.setdefault(ident, {})[found[ident].html] = [_within(found, ident, {}), self.version]
+            known, html = self.by_id.setdefault(ident, []), found[ident].html
+            if not any(entry[0][ident].html == html for entry in known):
+                known.append([_within(found, ident, {}), self.version])
 
 
 def split(html, seen=None):
@@ -93,8 +112,8 @@ def split(html, seen=None):
             if ident is not None:
                 spans.append((match.start(), match.end(), ident, name))
         elif ident is not None and seen is not None and (hit := seen.find(ident, html, match.start())):
-            known_html, known = hit
-            at = match.start() + len(known_html)
+            length, known = hit
+            at = match.start() + length
             spans.append((match.start(), at, ident, name))
             kept[ident] = known
         else:
@@ -144,7 +163,7 @@ def split(html, seen=None):
         if inside and all(tags[c] == LISTS.get(tag) for c in inside) and not any(gap.strip() for gap in gaps[1:]):
             shell = hash((_SPACE.sub(" ", gaps[0]), _SPACE.sub(" ", parts[-1])))
         whole = hash((frame, *(found[c].whole for c in inside)))
-        found[ident] = Region(html[start:end], tag, whole, hash(frame), inside, shell)
+        found[ident] = Region(html, start, end, tag, whole, hash(frame), inside, shell)
         new.append(ident)
     if seen is not None:
         seen.add(found, new)
