@@ -200,3 +200,23 @@ def pg_live_server(tmp_path_factory, postgres_url):
 def any_live_server(request):
     """The real server, once on SQLite and once on PostgreSQL."""
     return request.getfixturevalue("live_server" if request.param == "sqlite" else "pg_live_server")
+
+
+# --- the order tests are handed to the workers ------------------------------------------------
+
+LONGEST = ("tests/browser/test_accessibility_browser.py",)  # the axe walk and the keyboard walk
+KINDS = ("tests/browser/", "tests/routes/", "tests/unit/")
+
+
+def pytest_collection_modifyitems(items):
+    """The longest tests first, then the browser tests, the route tests, and the unit tests last:
+    pytest-xdist hands tests out in this order, so quick ones fill in at the end and both cores
+    finish together (in file order, one worker was left running a browser test alone)."""
+
+    def rank(item):
+        path = item.nodeid.split("::")[0]
+        if path in LONGEST:
+            return 0
+        return 1 + next((i for i, kind in enumerate(KINDS) if path.startswith(kind)), len(KINDS))
+
+    items.sort(key=rank)
