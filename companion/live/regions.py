@@ -39,7 +39,7 @@ class Region(NamedTuple):
 
     def moved(self, source, shift):
         """This region as it stands in another fragment, `shift` characters further on."""
-        return self._replace(source=source, start=self.start + shift, end=self.end + shift)
+        return tuple.__new__(Region, (source, self[1] + shift, self[2] + shift, *self[3:]))
 
 
 class Regions(NamedTuple):
