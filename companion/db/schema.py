@@ -138,7 +138,7 @@ PG_MIGRATIONS = [
     );
     CREATE INDEX code_misses_by_client ON code_misses (client, at);
     """,
-    # When some process last saw a seat's phone with a page open (live.PresenceBeat): the
+    # When some process last saw a seat's phone with a page open (tables.presence.Beat): the
     # host may stand in for a seat only when no process has seen it for a while.
     """
     CREATE TABLE seat_presence (

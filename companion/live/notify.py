@@ -14,7 +14,7 @@ from flask import current_app
 
 from companion.db import uses_postgres
 from companion.live import regions
-from companion.tables import store
+from companion.tables import presence, store
 
 OVERFLOW_RETRY_MS = 3000  # how soon a page turned away for want of threads asks again
 # Streams of this process holding a database connection at one time: fewer than the pool's
@@ -110,9 +110,7 @@ class Notifier:
         self._gone = set()  # stream keys whose phone has gone
         self._reap_every = reap_every
         self._reaper = None
-        self._seat_open = {}  # (table id, seat) -> open streams of that seat's phone
-        self._seat_left = {}  # (table id, seat) -> when its last open page went away
-        self._started = time.monotonic()
+        self.seats = presence.Here()  # which seats' phones have a page open here
         self.querying = threading.BoundedSemaphore(QUERYING_AT_ONCE)
 
     @property
@@ -134,32 +132,6 @@ class Notifier:
         with self._lock:
             return list(self._tables)
 
-    def seen_seats(self, since):
-        """{(table id, seat): wall-clock time it was last seen} for every seat with a page
-        open here now, and every seat whose last page here closed after `since` (wall clock)."""
-        now_wall, now = time.time(), time.monotonic()
-        with self._lock:
-            seen = {key: now_wall for key, count in self._seat_open.items() if count}
-            for key, left in self._seat_left.items():
-                at = now_wall - (now - left)
-                if key not in seen and at > since:
-                    seen[key] = at
-        return seen
-
-    def left_seconds(self, table_id, seat):
-        """How long ago the seat's last page here closed (None: none ever closed here)."""
-        with self._lock:
-            left = self._seat_left.get((table_id, seat))
-        return None if left is None else time.monotonic() - left
-
-    def away_seconds(self, table_id, seat):
-        """How long a seat's phone has had no open page here (0 while one is open); a seat
-        not seen since the server started counts from the start."""
-        with self._lock:
-            if self._seat_open.get((table_id, seat)):
-                return 0.0
-            return time.monotonic() - self._seat_left.get((table_id, seat), self._started)
-
     def open(self, table_id, version, gone=None, limit=None, seat=None, code=None):
         """Count a new stream in, or return None when `limit` streams are open already.
 
@@ -178,11 +150,11 @@ class Notifier:
                 table.code = code
             table.streams += 1
             self._open[key] = (table_id, table, gone or (lambda: False), seat)
-            if seat is not None:
-                self._seat_open[(table_id, seat)] = self._seat_open.get((table_id, seat), 0) + 1
             if gone and self._reaper is None:
                 self._reaper = threading.Thread(target=self._reap, name="sse-reaper", daemon=True)
                 self._reaper.start()
+        if seat is not None:
+            self.seats.came(table_id, seat)
         with table.changed:
             self._raise(table, version)
         return key
@@ -203,16 +175,13 @@ class Notifier:
             if entry is None:
                 return
             table_id, table, _, seat = entry
-            if seat is not None:
-                left = self._seat_open.pop((table_id, seat), 1) - 1
-                if left:
-                    self._seat_open[(table_id, seat)] = left
-                self._seat_left[(table_id, seat)] = time.monotonic()
             table.streams -= 1
             if table.streams == 0:
                 self._tables.pop(table_id, None)
                 store.open_tables = len(self._tables)
                 self._codes.pop(table.code, None)
+        if seat is not None:
+            self.seats.went(table_id, seat)
 
     def heard(self, table_id, version, step=None):
         """Another process's change (its NOTIFY): keep the event it carried, if it is one

@@ -12,8 +12,8 @@ from companion import access
 from companion.access import door, holders
 from companion.db import close_db, get_db, uses_postgres
 from companion.live import regions
+from companion.live.listen import listener
 from companion.live.notify import OVERFLOW_RETRY_MS, kind_of, notifier
-from companion.live.presence import listener
 from companion.live.waitress_loop import OffLoop, peeks
 from companion.tables import store
 from companion.web import game_routes, pages

@@ -173,14 +173,14 @@ def test_real_server_streams_changes(any_live_server):
 
 def test_a_seat_is_away_only_while_its_phone_has_no_open_page():
     live = Notifier()
-    assert live.away_seconds(1, 7) >= 0  # never seen: counted from the start
+    assert live.seats.away_seconds(1, 7) >= 0  # never seen: counted from the start
     first, second = live.open(1, 0, seat=7), live.open(1, 0, seat=7)
-    assert live.away_seconds(1, 7) == 0.0
+    assert live.seats.away_seconds(1, 7) == 0.0
     live.close(first)
-    assert live.away_seconds(1, 7) == 0.0  # another page of that phone is still open
+    assert live.seats.away_seconds(1, 7) == 0.0  # another page of that phone is still open
     live.close(second)
-    assert 0.0 < live.away_seconds(1, 7) < 5
-    assert live.away_seconds(2, 7) >= 0 and live.open(1, 0, seat=None)
+    assert 0.0 < live.seats.away_seconds(1, 7) < 5
+    assert live.seats.away_seconds(2, 7) >= 0 and live.open(1, 0, seat=None)
 
 
 def test_a_stream_whose_render_fails_ends_quietly(app):

@@ -117,6 +117,7 @@ def test_a_seat_open_at_another_process_is_not_away_here(tmp_path, postgres_sche
     """The host may stand in for a Blackmail seat only when its phone has had no open page
     for a while: a page open at another process counts (issue 19), and so does when it left."""
     from companion import live
+    from companion.tables import presence
 
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "DATABASE_URL": postgres_schema_url})
     conn = open_database(postgres_schema_url)
@@ -124,19 +125,20 @@ def test_a_seat_open_at_another_process_is_not_away_here(tmp_path, postgres_sche
         table, _ = store.create_table(conn, "blackmail")
         seat, _ = store.add_seat(conn, table, "Ana", HOST)
         elsewhere = live.Notifier()  # another process's pages
-        beat = live.PresenceBeat(postgres_schema_url, elsewhere)
+        beat = presence.Beat(postgres_schema_url, elsewhere.seats)
         with app.test_request_context():
-            assert live.away_seconds(table.id, seat) > 0  # no page anywhere yet
+            here = live.notifier().seats
+            assert presence.away_seconds(here, table.id, seat) > 0  # no page anywhere yet
             key = elsewhere.open(table.id, 1, seat=seat)
             beat.beat(conn)
-            assert live.away_seconds(table.id, seat) < 1.0
+            assert presence.away_seconds(here, table.id, seat) < 1.0
             elsewhere.close(key)  # the phone left there
             beat.beat(conn)
             conn.execute("UPDATE seat_presence SET seen_at = seen_at - interval '40 seconds'")
-            assert 39 < live.away_seconds(table.id, seat) < 45
+            assert 39 < presence.away_seconds(here, table.id, seat) < 45
             key = elsewhere.open(table.id, 1, seat=seat)  # back: a beat later it is present again
             beat.beat(conn)
-            assert live.away_seconds(table.id, seat) < 1.0
+            assert presence.away_seconds(here, table.id, seat) < 1.0
     finally:
         db_module.forget_connections(app)
         conn.close()

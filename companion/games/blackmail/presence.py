@@ -1,6 +1,6 @@
 """How long a seat's phone has had no open page: the host may stand in for it only after
 AWAY_SECONDS. The seconds are a fact of the live pages, not of the state, so the
-caller (routes.py, which asks the live module) hands them in.
+caller (routes.py, which asks tables.presence) hands them in.
 """
 
 import math

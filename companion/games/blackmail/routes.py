@@ -21,6 +21,7 @@ from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import presence
 from companion.games.blackmail.rules import AWAY_SECONDS, SLUG, card_label
 from companion.games.blackmail.view import pick_card_facts, view_for
+from companion.tables import presence as seat_presence
 from companion.tables import store
 from companion.web.changes import MAX_FIELD, changed, refused
 
@@ -29,7 +30,7 @@ bp = Blueprint("blackmail", __name__)
 
 def away(table_id, seat):
     """Seconds the seat's phone has had no open page at any process (tests replace this)."""
-    return live.away_seconds(table_id, seat)
+    return seat_presence.away_seconds(live.notifier().seats, table_id, seat)
 
 
 def _dealt_round(state):
