@@ -122,7 +122,7 @@ def create_app(test_config=None):
     from companion.nights import routes as night_routes
     from companion.tablet import routes as tablet_routes
     from companion.web import errors, forms, game_routes, headers, templating
-    from companion.web import table as table_routes
+    from companion.web import routes as table_routes
 
     app.jinja_env.globals.update(m=forms.Forms(), forms=forms.Forms)
     templating.init_app(app)

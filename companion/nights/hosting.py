@@ -12,7 +12,7 @@ from companion.lookup import routes as rules_routes
 from companion.nights import hosts, records
 from companion.tables import store
 from companion.web import changes
-from companion.web import table as tables
+from companion.web import routes as table_routes
 
 bp = Blueprint("hosts", __name__)
 
@@ -131,7 +131,7 @@ def hosted():
                 "started": folded.log[0]["at"] if folded.log else None,
             }
         )
-    return render_template("night/hosted.html", rows=rows, local_time=tables.local_time)
+    return render_template("night/hosted.html", rows=rows, local_time=table_routes.local_time)
 
 
 @bp.get("/admin")

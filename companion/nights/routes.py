@@ -24,7 +24,7 @@ from companion.games.base import RuleError
 from companion.nights import hosts, records
 from companion.tables import store
 from companion.web import changes
-from companion.web import table as tables
+from companion.web import routes as table_routes
 
 bp = Blueprint("night", __name__)
 MAX_ADDED = 4  # new seats typed on the "play again" page at once
@@ -333,7 +333,7 @@ def night_page(code):
         folded=folded,
         csrf=access.csrf_token(table),
         can_start=viewer["role"] == "host" and not folded.night.get("next"),
-        local_time=tables.local_time,
+        local_time=table_routes.local_time,
         game_title=games.TABLE_GAMES.get(table.game),
     )
 
@@ -355,7 +355,7 @@ def night_json(code):
         "standings": [dict(p, cells={str(k): v for k, v in p["cells"].items()}) for p in night["standings"]],
     }
     if viewer["role"] == "host":  # each table whole, as its own export has it
-        data["tables"] = [tables.export(get_db(), t) for t in night["tables"]]
+        data["tables"] = [table_routes.export(get_db(), t) for t in night["tables"]]
     return _download(
         json.dumps(data, indent=2, ensure_ascii=False), "application/json; charset=utf-8", f"night-{table.code}.json"
     )
@@ -366,7 +366,7 @@ def night_csv(code):
     table, viewer, night = _night_for_viewer(code)
     out = io.StringIO()
     writer = csv.writer(out)
-    cell = tables.csv_cell
+    cell = table_routes.csv_cell
     writer.writerow(
         ["player", "wins", "games finished"] + [f"{g['number']}. {g['title']} ({g['measure']})" for g in night["games"]]
     )
@@ -382,7 +382,7 @@ def night_csv(code):
             [
                 game["number"],
                 game["title"],
-                tables.local_time(game["started_at"]),
+                table_routes.local_time(game["started_at"]),
                 "" if game["minutes"] is None else game["minutes"],
                 "yes" if game["finished"] else "no",
                 cell(", ".join(game["winners"])),

@@ -26,7 +26,7 @@ from companion.live import answer as live_answer
 from companion.tables import store
 from companion.web import game_routes, pages, qr
 from companion.web.changes import action_id, changed, posted_form
-from companion.web.table import join_url
+from companion.web.routes import join_url
 
 bp = Blueprint("tablet", __name__)
 

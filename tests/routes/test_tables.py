@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.web import table as tables
+from companion.web import routes as table_routes
 from helpers import HX
 
 
@@ -251,13 +251,13 @@ def test_csv_standings_read_any_games_numbers():
             {"id": 2, "name": "Bo", "upper_hand": 20, "mission_leader": True},
         ]
     }
-    assert tables.csv_standings(view) == [["seat", "Upper Hand", "place"], ["Bo", 20, 1], ["Ana", 12, 2]]
+    assert table_routes.csv_standings(view) == [["seat", "Upper Hand", "place"], ["Bo", 20, 1], ["Ana", 12, 2]]
     # A game's own places win over the numbers (here: a tie broken by seat order).
-    ranked = tables.csv_standings(
+    ranked = table_routes.csv_standings(
         {"seats": [{"id": 1, "name": "Ana", "real": 4}, {"id": 2, "name": "Bo", "real": 4}]}, {1: 2, 2: 1}
     )
     assert ranked[1:] == [["Bo", 4, 1], ["Ana", 4, 2]]
-    assert tables.csv_standings({"seats": []}) == [["seat", "place"]]
+    assert table_routes.csv_standings({"seats": []}) == [["seat", "place"]]
 
 
 def test_screen_is_read_only_big_type(host, join, client):

@@ -8,7 +8,7 @@ Standing in: the host may play a seat's turn only when that phone had no open pa
 for AWAY_SECONDS, handed the turn over, or the seat has no phone. The last two are in the
 state; the first is not a rule but a fact of the live pages, so it is checked here, on the
 way into /act/dealt.stand_in (request_hook), and a phone that opens the table again cancels a
-stand-in not yet played. presence.py says how long a seat has been away.
+stand-in not yet played. stand_in.py says how long a seat has been away.
 """
 
 from flask import Blueprint, abort, g, render_template, request
@@ -18,11 +18,10 @@ from companion.access import door
 from companion.db import get_db
 from companion.games.base import RuleError
 from companion.games.blackmail import dealt as deal
-from companion.games.blackmail import presence
+from companion.games.blackmail import stand_in
 from companion.games.blackmail.rules import AWAY_SECONDS, SLUG, card_label
 from companion.games.blackmail.view import pick_card_facts, view_for
-from companion.tables import presence as seat_presence
-from companion.tables import store
+from companion.tables import presence, store
 from companion.web.changes import MAX_FIELD, changed, refused
 
 bp = Blueprint("blackmail", __name__)
@@ -30,7 +29,7 @@ bp = Blueprint("blackmail", __name__)
 
 def away(table_id, seat):
     """Seconds the seat's phone has had no open page at any process (tests replace this)."""
-    return seat_presence.away_seconds(live.notifier().seats, table_id, seat)
+    return presence.away_seconds(live.notifier().seats, table_id, seat)
 
 
 def _dealt_round(state):
@@ -61,7 +60,7 @@ def _check_away(table, viewer):
         return None
     if r is None or seat != r["turn"]:
         return None  # the rules refuse it with their own words
-    if deal.stand_in_why(state, seat) != "away" or presence.is_away(away(table.id, seat)):
+    if deal.stand_in_why(state, seat) != "away" or stand_in.is_away(away(table.id, seat)):
         return None
     name = next(s["name"] for s in state["seats"] if s["id"] == seat)
     return refused(
@@ -96,7 +95,7 @@ bp.add_app_template_global(pick_card_facts)
 @bp.app_template_global()
 def blackmail_wait(table, seat):
     """How long a seat must still be away before the host's board offers to stand in."""
-    return presence.wait_left(away(table.id, seat))
+    return stand_in.wait_left(away(table.id, seat))
 
 
 def game_table(code):

@@ -390,7 +390,7 @@ def view_for(state, viewer):
             "play": turn is not None
             and (deal.may_play(state, viewer, turn) if dealt else is_host or viewer_seat == turn),
             # The host takes over the turn of a player whose phone is away (confirmed, logged).
-            # Offered on the host page only when routes.py's presence check (or "why") allows.
+            # Offered on the host page only when routes.py's stand-in check (or "why") allows.
             "stand_in": dealt and playing and is_host and viewer.get("seat") != turn and d["stand_in"] != turn,
             "stand_in_why": deal.stand_in_why(state, turn) if dealt and playing else None,
             # A phone hands its turn to the host, and takes it back while not yet played.

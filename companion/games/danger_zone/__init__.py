@@ -2,7 +2,7 @@
 
 One folder for the game: rules.py (facts from the rulebook and the app's readings), state.py
 (a fresh table and read-only questions: whose turn, who leads, who won), moves.py (parse and
-apply) with forms.py, guards.py, setup.py, rounds.py and mission.py beside it, view.py
+apply) with parsing.py, guards.py, setup.py, rounds.py and mission.py beside it, view.py
 (view_for, describe), and the helpers screens call: odds.py (odds for a character), dice.py
 (exact dice odds, roll-offs), events.py (Event outcomes for a confirmation screen),
 box_text.py (the table's own typed text). routes.py is the web layer's (Flask, found by

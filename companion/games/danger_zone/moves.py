@@ -5,7 +5,9 @@ import copy
 
 from ..base import ROSTER_KINDS, RuleError, check_step, find_seat, parse_int, seat_ids, seat_name
 from . import dice
-from .forms import (
+from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
+from .mission import _apply_complete, _apply_event, _apply_fail, _apply_roll, _check_win
+from .parsing import (
     _choice,
     _form_cards,
     _form_challenge,
@@ -17,8 +19,6 @@ from .forms import (
     _parse_dice,
     _parse_uta,
 )
-from .guards import _require_phase, _require_playing, _require_seat_count, _require_setup
-from .mission import _apply_complete, _apply_event, _apply_fail, _apply_roll, _check_win
 from .rounds import _apply_enter, _apply_next, _apply_token_move
 from .rules import (
     CHARACTERS,
