@@ -117,6 +117,17 @@ def test_no_module_is_over_500_lines():
     assert not long, long
 
 
+def test_no_two_names_are_a_singular_and_its_plural_or_a_module_and_its_store():
+    """A reader tells modules and packages apart by name: never night.py beside nights/, nor
+    tablet.py beside tablet_store.py. (The names every game or package repeats, such as
+    routes.py and view.py, are one idea each.)"""
+    names = {path.stem for path in ROOT.rglob("*.py")} | {
+        path.name for path in ROOT.rglob("*") if path.is_dir() and path.name != "__pycache__"
+    }
+    pairs = [(n, n + ending) for n in sorted(names) for ending in ("s", "es", "_store") if n + ending in names]
+    assert pairs == []
+
+
 def test_one_door_loads_a_tables_request():
     """Only door.py asks for a table by its code and for who is asking; every view reads
     them from there (g.table, door.viewer(), door.require())."""
