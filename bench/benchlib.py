@@ -92,11 +92,18 @@ class Server:
         return cpu_seconds(self.pids())
 
     def peak_rss_mb(self):
+        return self._status_mb("VmHWM:")
+
+    def rss_mb(self):
+        return self._status_mb("VmRSS:")
+
+    def _status_mb(self, field):
+        """A memory figure of /proc/PID/status, summed over the server's processes, in MB."""
         total = 0
         for pid in self.pids():
             try:
                 for line in open(f"/proc/{pid}/status"):
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(field):
                         total += int(line.split()[1]) / 1024
             except OSError:
                 pass

@@ -8,7 +8,7 @@ side adds no thread contention), then each phone posts a score change every `int
 seconds on average until `changes` changes have been posted. A phone holds a change when a
 stream message with its parts (id = the version) has arrived whole, or, for the phone that
 tapped, when its tap's answer came back, whichever is first. Prints one JSON object per
-change and a summary last: seen p50/p95/p99/max, missed, errors, streams, cpu_s, peak_rss_mb,
+change and a summary last: seen p50/p95/p99/max, missed, errors, streams, cpu_s, peak_rss_mb, rss_kb_per_stream,
 stream_kb (what the streams carried on the wire, gzip accepted as a browser does) and
 stream_decoded_kb (the same decompressed); db_cpu_s and bench_cpu_s are what the database
 and this bench itself took of the same cores meanwhile.
@@ -200,6 +200,7 @@ def run(args, streams_total, database, cluster=None, bare=False):
             for t, (code, phones) in enumerate(tables)
             for p, phone in enumerate(phones)
         ]
+        rss_before = server.rss_mb()  # the tables made, no stream open yet
         context = multiprocessing.get_context("fork")
         ready, stop, out = context.Event(), context.Event(), context.Queue()
         reader = context.Process(target=read_elsewhere, args=(server.port, specs, ready, stop, out))
@@ -291,6 +292,9 @@ def run(args, streams_total, database, cluster=None, bare=False):
             "db_cpu_s": round(db_cpu, 2),
             "bench_cpu_s": round(bench_cpu, 2),
             "peak_rss_mb": round(server.peak_rss_mb(), 1),
+            # what the server grew by once its streams opened and the changes came, per stream:
+            # each one's connection and compressor, and its share of its table's render state
+            "rss_kb_per_stream": round((server.peak_rss_mb() - rss_before) * 1024 / max(streams_total, 1), 1),
             "server_threads": server.threads(),
             "database": "postgresql" if database else "sqlite",
             "workers": args.workers or 1,

@@ -10,7 +10,8 @@ renders the tapper's answer, plus, for every open page, what its stream does on 
 the regions that changed for that page, and its own gzip stream's compression). Counts process CPU time (not wall time), so a busy machine
 disturbs it less. Pages beyond the game's seats are table screens (a TV, a spectator).
 Prints one JSON line per game and page count: cpu_ms_per_change, cpu_ms_per_page (the
-streams' work alone) and the bytes one phone's stream sent per change, on the wire (gzip, as a
+streams' work alone), rss_kb_per_page (what the process grew by while the pages were open,
+over the pages) and the bytes one phone's stream sent per change, on the wire (gzip, as a
 browser asks for it; `*_bytes_*`) and decoded (`*_decoded_*`): `phone_bytes_*` for
 the phone of the seat after the tapper's (the seat the change touched; in Blackmail, whose
 turn comes), `other_bytes_*` for the phone two seats on (a bystander): the median and the
@@ -244,6 +245,7 @@ def measure(app, game, changes, pages_open):
     with app.app_context():
         notifier = live.notifier()
     version = host.get(f"/t/{code}/state.json").get_json()["version"]
+    rss_before = rss_kb()
     keys = [notifier.open(opened[0].table.id, version) for _ in opened]
     table_live = notifier._open[keys[0]][1]
 
@@ -274,6 +276,7 @@ def measure(app, game, changes, pages_open):
         streamed += end - between
         if kind in ONE_SEAT and not round_over(host.get(f"/t/{code}/state.json").get_json()["state"]):
             single.append(n)
+    rss_per_page = (rss_kb() - rss_before) / pages_open
     for key in keys:
         notifier.close(key)
     return {
@@ -283,6 +286,7 @@ def measure(app, game, changes, pages_open):
         "changes": changes,
         "cpu_ms_per_change": round(total / changes * 1000, 2),
         "cpu_ms_per_page": round(streamed / changes / pages_open * 1000, 3),
+        "rss_kb_per_page": round(rss_per_page, 1),
         **summary("phone_bytes", sizes),
         **summary("phone_decoded", decoded),
         **summary("other_bytes", others),
@@ -294,6 +298,16 @@ def measure(app, game, changes, pages_open):
         ),
         **summary("one_seat_decoded", [decoded[n] for n in single]),
     }
+
+
+def rss_kb():
+    """This process's resident memory now: its growth while the pages were open, over the pages,
+    is what an open page costs the server (its compressor, the render state of its table). A
+    rough figure: memory Python freed earlier is used again before the process grows."""
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def summary(name, sizes, first=None, late=None):
