@@ -1,4 +1,4 @@
-"""Issue 24 in a real browser: axe-core (WCAG 2.0/2.1, levels A and AA) finds no critical or
+"""In a real browser: axe-core (WCAG 2.0/2.1, levels A and AA) finds no critical or
 serious violation on any screen, in the light and the dark scheme, at a phone's size (412x915)
 and a laptop's or TV's (1280x800); every control of the host page is reached and used by
 keyboard alone. (The table screen's landmarks and facts: test_screens_browser.py.)

@@ -1,4 +1,4 @@
-"""Scores only, in a real browser (issue 16): awarding a Victory Point shows "Undo" for five
+"""Scores only, in a real browser: awarding a Victory Point shows "Undo" for five
 seconds on the phone that tapped, and only there; the Undo is the log's own /undo."""
 
 from browser_steps import sit_down, start_table

@@ -1,4 +1,4 @@
-"""Issue 48 in a real browser: when a game ends, how it went comes down the live stream to a
+"""In a real browser: when a game ends, how it went comes down the live stream to a
 320 px phone (with the "Save to BG Stats" link) and the 1280x800 table screen, readable in the
 light and the dark scheme (nothing wider than the screen, the TV with no scrolling, each seat
 its own colour per scheme); axe finds nothing serious on the phone, the host page, the table

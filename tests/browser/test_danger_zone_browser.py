@@ -124,8 +124,8 @@ SHOTS = os.environ.get("DZ_SHOTS")  # a folder: save what the checks saw, to loo
 
 
 def test_eight_player_mission_fits_a_phone_and_the_tv(live_server, new_phone):
-    """Issue 18: in an 8-player Mission a phone shows its own seat first, the others one line
-    each with no score buttons in reach, within 2.5 of its window (issue 36); the TV needs no
+    """In an 8-player Mission a phone shows its own seat first, the others one line
+    each with no score buttons in reach, within 2.5 of its window; the TV needs no
     scrolling."""
     host = new_phone("Desktop Chrome")
     code = start_table(host, live_server.url, "danger-zone")

@@ -1,4 +1,4 @@
-"""Issue 22 in a real browser: what playing all three games turned up on the table screen,
+"""In a real browser: what playing all three games turned up on the table screen,
 a waiting phone and the host page at 320 px.
 
 Tables are set up by posting as the host page does (its cookie and form token), so each
@@ -181,7 +181,7 @@ def dz_in_round_three(live_server, new_phone, seats):
 
 @pytest.mark.parametrize("seats", [5, 8])
 def test_dz_status_lines_are_whole_on_the_tv(live_server, new_phone, seats):
-    """Issue 22: at 5 seats the TV cut lines off ("…completed Booze 8 · pile…"), and a
+    """At 5 seats the TV cut lines off ("…completed Booze 8 · pile…"), and a
     Challenge typed as completed read "rolled, no luck". Lines now wrap whole; in the
     Mission a tile says less (no Location: that was Movement's news)."""
     host, code, ids = dz_in_round_three(live_server, new_phone, seats)
@@ -216,7 +216,7 @@ def test_dz_status_lines_are_whole_on_the_tv(live_server, new_phone, seats):
 
 
 def test_dz_a_waiting_phone_in_an_eight_seat_mission_fits(live_server, new_phone):
-    """Issue 22: in round 1's Mission at 8 seats, a phone whose roll it is not was 2.6 screens,
+    """In round 1's Mission at 8 seats, a phone whose roll it is not was 2.6 screens,
     most of it the Challenge cards' odds for someone else's roll."""
     # Ana plays Lana, whose skill dice the rulebook does not print: each card shows 3 odds.
     host, code, ids, ana = dz_table(

@@ -1,4 +1,4 @@
-"""Issue 38 in a real browser: when a phone's Wi-Fi drops, a tap it makes waits on the phone,
+"""In a real browser: when a phone's Wi-Fi drops, a tap it makes waits on the phone,
 says so, and goes out once when the connection is back; a tap that went stale meanwhile is
 refused with the server's sentence. Playwright's offline switch (context.set_offline) makes
 a tap's request fail as a dropped Wi-Fi does. Every step waits on what the pages show (or on

@@ -1,4 +1,4 @@
-"""Pieces in a real browser (issue 37): the swaps a stream sends alone (a piece morphed, one
+"""Pieces in a real browser: the swaps a stream sends alone (a piece morphed, one
 put in the place of a fold whose id changed, a log line put in at the top and the oldest one
 deleted, Blackmail's cards played folded by the page itself) leave a phone's page as a fresh
 load of it would be."""

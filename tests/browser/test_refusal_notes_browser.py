@@ -1,4 +1,4 @@
-"""Issue 49, finding 1: a refused waiting tap's sentence waits on the phone, across a reload,
+"""A refused waiting tap's sentence waits on the phone, across a reload,
 until the player taps OK (static/js/banner.js keeps it in localStorage, per table and seat).
 
 Ana taps Undo on her own line with no Wi-Fi; the host undoes that line meanwhile; once Ana's

@@ -1,4 +1,4 @@
-"""Issue 18 in a real browser: phone-first screens at 320, 390 and 412 px, the host page,
+"""In a real browser: phone-first screens at 320, 390 and 412 px, the host page,
 the table screen at 1280x800 and 1920x1080, and the "Keep screen on" switch.
 
 Seats are found by the names typed and controls by their accessible names. The lead extends
@@ -327,7 +327,7 @@ def test_assassins_the_table_screen_fits_the_tv(live_server, new_phone):
         assert screen.locator("li.tv-seat:has(.name:text-is('Bo')) [data-killed]").is_visible()
 
 
-# --- Issue 24: the table screen tells the whole round, at 1280x800 and 1920x1080 with 8 seats
+# --- the table screen tells the whole round, at 1280x800 and 1920x1080 with 8 seats
 
 TV_SIZES = ((1280, 800), (1920, 1080))
 
@@ -356,7 +356,7 @@ def danger_zone_eight(live_server, new_phone, initiative=True):
 
 
 def landmarks(screen):
-    """The table screen's named landmarks (issue 24): the round, the seats, the log."""
+    """The table screen's named landmarks: the round, the seats, the log."""
     for region in ("The round", "Seats", "Change log"):
         assert screen.get_by_role("region", name=region).count() == 1, region
     assert screen.get_by_role("region", name="Seats").get_by_role("listitem").count() >= 1

@@ -1,4 +1,4 @@
-"""The tablet in a real browser (issue 26): every game at 2 to 8 seats, on a landscape and a
+"""The tablet in a real browser: every game at 2 to 8 seats, on a landscape and a
 portrait tablet and a phone lying flat; each panel on its edge, turned to face it (read from
 the computed transform), its main action visible and not covered, nothing cut off; a tap on
 a panel shows on that seat's phone and the table screen; a device not let in is refused, and
@@ -286,7 +286,7 @@ def test_a_card_played_from_the_tablet_in_full_tracking(live_server, new_phone):
     assert log[-1]["who"] == "Bo (at the tablet)" and "Lana Kane" in log[-1]["text"]
 
 
-# --- issue 36: every tap target 48 px, no text cut short, the middle's step in sight ---------
+# --- every tap target 48 px, no text cut short, the middle's step in sight ---------
 
 SURVEY = """() => {
   const out = {step: null, small: [], cut: []};
@@ -419,7 +419,7 @@ _surveys = {}
 
 @pytest.fixture(scope="module")
 def surveyed(browser, live_server):
-    """survey(game): each state of a game measured at every size of issue 26 (a phone lying
+    """survey(game): each state of a game measured at every size the tablet is used at (a phone lying
     flat for 4 seats or fewer), once for both tests below."""
     problems = []
 
@@ -470,6 +470,6 @@ def test_every_tap_target_on_the_tablet_is_48_px(surveyed, game):
 @pytest.mark.xdist_group("tablet-survey")
 @pytest.mark.parametrize("game", list(SEATS))
 def test_no_text_on_the_tablet_is_cut_with_an_ellipsis(surveyed, game):
-    """Nothing on the tablet ends in "…": a fact wraps, or sits in a fold (issue 36)."""
+    """Nothing on the tablet ends in "…": a fact wraps, or sits in a fold."""
     for where, found in surveyed(game):
         assert not found["cut"], (where, found["cut"])

@@ -1,4 +1,4 @@
-"""A whole round played from the tablet alone (issue 36): a Danger Zone round at 5 seats and an
+"""A whole round played from the tablet alone: a Danger Zone round at 5 seats and an
 Age of Assassins round at 3 seats with the ghost, every step tapped on a device the host let
 in (it has no host rights), each seat's step on its own panel, the steps of no seat in the
 middle. The host's device does only the host-only steps the README lists, and the test fails

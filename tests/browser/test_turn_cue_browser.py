@@ -1,4 +1,4 @@
-"""Issue 24 in a real browser: when it becomes a phone's turn, that phone cues its player once
+"""In a real browser: when it becomes a phone's turn, that phone cues its player once
 (a vibration, "Your turn" in the tab title, the words in its polite live region), never on a
 reload, never for its own tap, never on the host page or the table screen; what someone else
 did to a player is read out on that player's phone.

@@ -1,5 +1,5 @@
 """Typing is never lost to an answer: the host types the next player's name while the last
-"Add seat" is still on its way, and the letters stay (issue 36)."""
+"Add seat" is still on its way, and the letters stay."""
 
 import pytest
 

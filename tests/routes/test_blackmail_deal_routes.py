@@ -450,7 +450,7 @@ def test_the_scan_would_catch_a_leak(app, table):
 
 
 def test_after_a_stand_in_the_host_learns_only_what_the_acting_player_would(app, host, join, deals, away):
-    """Issue 16: the host stands in for Ana's Sterling Archer, Ray and Pam on Bo, and Lana. After
+    """The host stands in for Ana's Sterling Archer, Ray and Pam on Bo, and Lana. After
     each, every host response (page, fragment, state.json, export.json, log.csv) names only
     public cards, Ana's own two and what Ana learnt; after Bo's next card, only public ones."""
     host.start("blackmail")

@@ -1,4 +1,4 @@
-"""Issue 48 through the app: a finished game of each kind shows how it went on every phone, the
+"""Through the app: a finished game of each kind shows how it went on every phone, the
 host page, the table screen and the night page; a player's phone and the night page carry the
 BG Stats link, whose JSON is the table's result; the exports carry the series; and nobody sees
 more than before (a stranger, a revoked host device, a removed seat, a dealt hand)."""

@@ -1,4 +1,4 @@
-"""Issue 22 through the routes: what playing all three games turned up.
+"""Through the routes: what playing all three games turned up.
 
 - No person's JSON reaches json.loads except through base.read_json: a static scan of
   companion/, and every route that takes a file or a "json" field fed a list nested 1,000 deep.

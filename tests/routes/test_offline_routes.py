@@ -1,4 +1,4 @@
-"""Issue 38 on the server side: a phone that was offline sends its waiting taps again, each
+"""On the server side: a phone that was offline sends its waiting taps again, each
 with its own action id. The first try may have got through before the Wi-Fi dropped, and the
 phone may send from two connections at once (the page's retry and the stream reopening, or
 two tabs of the same seat): the same action id makes one change, however it arrives."""

@@ -115,7 +115,7 @@ def test_a_listener_that_loses_its_connection_catches_up(postgres_schema_url):
 
 def test_a_seat_open_at_another_process_is_not_away_here(tmp_path, postgres_schema_url):
     """The host may stand in for a Blackmail seat only when its phone has had no open page
-    for a while: a page open at another process counts (issue 19), and so does when it left."""
+    for a while: a page open at another process counts, and so does when it left."""
     from companion import live
     from companion.tables import presence
 

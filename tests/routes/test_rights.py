@@ -1,4 +1,4 @@
-"""Nobody takes what isn't theirs (issue 34): what a shared screen may post, refusals that never
+"""Nobody takes what isn't theirs: what a shared screen may post, refusals that never
 name a hidden card, one host authority per night, co-hosts at the open table only, a finished
 table that only reads, the host reading the whole night, and seat cookies that expire."""
 

@@ -1,4 +1,4 @@
-"""Issue 49, finding 1: every form that moves the game on or records a step names the step it
+"""Every form that moves the game on or records a step names the step it
 belongs to (games.base.STEP_FIELD), and a tap for another step is refused, in one place
 (games.base.check_named_step, asked by store.act for every door).
 

@@ -337,7 +337,7 @@ def test_let_in_revoke_and_layout_on_postgresql(pg_app):
     assert device.open().status_code == 403
 
 
-# --- issue 36: a whole round from the tablet -------------------------------------------------
+# --- a whole round from the tablet -------------------------------------------------
 
 
 def dz_setup(host, names=("Ana", "Bo", "Cy")):

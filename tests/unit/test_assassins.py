@@ -179,7 +179,7 @@ def test_banking_twice_is_refused():
         run(state, "bank", {"round": 1})
     with pytest.raises(RuleError, match="already at number 6 of round 2"):
         act(to_six(state), "bank", {"to": "2"})
-    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale (issue 22)
+    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale
         act(state, "bank", {})
 
 

@@ -428,7 +428,7 @@ def test_lana_with_two_players_left_mixes_two_hands_and_the_secret():
 
 
 def test_lana_leaves_a_protected_player_their_card():
-    # Cheryl/Carol protects from card effects, and Lana's reshuffle is one (issue 16).
+    # Cheryl/Carol protects from card effects, and Lana's reshuffle is one.
     state = start(RAY, (CHERYL, LANA, PAM), draws=(ARCHER, KRUEGER), lana=(1, 0, 2, 3, 4))
     state = play(state, CHERYL, choice="protect")  # Ana keeps Archer, protected
     state = play(state, LANA)  # Bo keeps Krueger

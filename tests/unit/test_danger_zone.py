@@ -270,7 +270,7 @@ def test_stale_next_phase_cannot_skip_a_phase():
         step(state, "round.next", data)  # a second phone's tap on the same phase
     with pytest.raises(RuleError, match="already at round 1, Mission"):
         dz.parse("round.next", form, state, HOST, random.Random(1))  # the same stale button
-    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale (issue 22)
+    with pytest.raises(RuleError, match="did not name the step"):  # malformed, not stale
         dz.parse("round.next", {"force": "1"}, state, HOST, random.Random(1))  # names no step
     state = act(state, "round.next", {"to": "round 1, Clean-up"})
     assert state["phase"] == "Clean-up"
@@ -873,7 +873,7 @@ def test_with_box_folds_in_tile_text_and_typed_dice():
     assert view == before
 
 
-# --- issue 14: reveal order, one Challenge each, tokens by hand, seating, forcing ----------
+# --- reveal order, one Challenge each, tokens by hand, seating, forcing ----------
 
 FOUR = [dz.MALORYS_OFFICE, dz.RECEPTION, dz.CONTROL_ROOM]
 

@@ -1,4 +1,4 @@
-"""Danger Zone steps a seat takes itself (issue 36), as the tablet's panels post them: its own
+"""Danger Zone steps a seat takes itself, as the tablet's panels post them: its own
 Initiative roll (ties roll again, in the order the rules give, whatever order taps arrive),
 the dice for the foes at its Location, its Challenge roll, the round's Event card, and a token
 a card hands it. Each is safe against a doubled tap."""

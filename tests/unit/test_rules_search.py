@@ -299,7 +299,7 @@ def test_results_carry_source_and_label():
     assert miss["label"] == "printed on your component"
 
 
-# ---------------------------------------------------------------- search: issue 17
+# ---------------------------------------------------------------- search
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""Issue 49 in real browsers: an arrangement reaches the tablet in the middle at once (3), a
-tablet sheet closes when its step is done (5), and a tap kept through a lost connection is
-refused once the game moved on, with its sentence kept on the phone (1)."""
+"""The tablet in the middle, in real browsers: an arrangement of its panels reaches it at
+once, and a seat's sheet closes when its step is done (and stays open for the roll a card
+it applied asks for)."""
 
 from browser_steps import Host, tablet
 

@@ -1,5 +1,6 @@
-"""Issue 49 through the routes: the ghost left undealt in a 3-player game (4), and an
-arrangement that is a change of the table like any other (3)."""
+"""The tablet through the routes: the ghost left undealt in a 3-player game keeps her steps
+on the tablet and the host page, and an arrangement of the panels is a change of the table
+like any other."""
 
 import html as html_lib
 import re
