@@ -300,9 +300,8 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
 
     import waitress
 
-    # Python's own GIL switch interval (5 ms) stands. A shorter one (1 ms, set here until
-    # stop 42) made 200 streams' threads take the GIL from each other mid-render: at 66
-    # changes a second (bench/live_latency.py --tables 25 --phones 8) seen p95 was 2-4x.
+    # Python's own GIL switch interval stands: a shorter one made many streams' threads take
+    # the GIL from each other mid-render (bench/live_latency.py --tables 25 --phones 8).
     # Behind a proxy every phone arrives from the proxy's address; the wrong-code limit must
     # still count each phone on its own, so the proxy's X-Forwarded-For is believed (only its).
     proxy = (

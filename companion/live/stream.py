@@ -159,10 +159,10 @@ def events(code):
     return response
 
 
-# A stream's deflate window and memory level. A whole 32 KB window: a message finds the text
-# of the last few (a seat's line flashes on one change and off the next); 8 or 16 KB cost
-# 40-700% more bytes on the wire, memory level 2 no more than level 5 within a few bytes
-# (bench/render_cost.py). About 130 KB of zlib state per open stream (docs/hosting.md).
+# A stream's deflate window and memory level, chosen with bench/render_cost.py. A whole 32 KB
+# window: a message finds the text of the last few (a seat's line flashes on one change and
+# off the next), where a smaller one costs several times the bytes on the wire; memory level
+# 2 costs no more bytes than 5. About 130 KB of zlib state per open stream (docs/hosting.md).
 WINDOW_BITS, MEMORY_LEVEL = 15, 2
 
 
