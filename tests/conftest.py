@@ -8,7 +8,7 @@ import pytest
 from companion import create_app
 from companion.tables import store
 from companion.web import pages
-from helpers import CHROMIUM_ARGS, Phone, Server
+from helpers import Phone, Server, launch_chromium
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def browser():
     if not os.path.exists(executable):
         pytest.fail(f"Chromium not found at {executable}: run `make test`, which installs it.")
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = launch_chromium(p, executable)
         browser.devices = p.devices
         yield browser
         browser.close()

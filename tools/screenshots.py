@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from browser_steps import sit_down, start_table  # noqa: E402
-from helpers import CHROMIUM_ARGS, Server  # noqa: E402
+from helpers import Server, launch_chromium  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 PLAYERS = {
@@ -255,9 +255,7 @@ def main(games):
         server = Server(data).start()
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
-                )
+                browser = launch_chromium(p, os.environ.get("CHROMIUM", "/usr/bin/chromium"))
                 browser.devices = p.devices
                 for game in games:
                     shots = SPECIAL[game](browser, server.url) if game in SPECIAL else shoot(browser, server.url, game)
