@@ -45,6 +45,17 @@ def cpu_seconds(pids):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def status_mb(pid, field):
+    """A memory figure of /proc/PID/status ("VmRSS:", "VmHWM:"), in MB; 0 once it has gone."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith(field):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 class Server:
     """`python -m companion serve` on a free loopback port with a fresh data folder."""
 
@@ -98,16 +109,7 @@ class Server:
         return self._status_mb("VmRSS:")
 
     def _status_mb(self, field):
-        """A memory figure of /proc/PID/status, summed over the server's processes, in MB."""
-        total = 0
-        for pid in self.pids():
-            try:
-                for line in open(f"/proc/{pid}/status"):
-                    if line.startswith(field):
-                        total += int(line.split()[1]) / 1024
-            except OSError:
-                pass
-        return total
+        return sum(status_mb(pid, field) for pid in self.pids())
 
     def threads(self):
         return sum(len(os.listdir(f"/proc/{pid}/task")) for pid in self.pids() if os.path.exists(f"/proc/{pid}"))

@@ -273,6 +273,7 @@ def run(args, streams_total, database, cluster=None, bare=False):
                 {"table": t, "version": version, "max_ms": round(max(got), 2) if got else None, "received": len(got)}
             )
             print(json.dumps(results[-1]))
+        peak_mb = server.peak_rss_mb()
         summary = {
             "summary": True,
             "tables": args.tables,
@@ -291,10 +292,10 @@ def run(args, streams_total, database, cluster=None, bare=False):
             "cpu_s": round(cpu, 2),
             "db_cpu_s": round(db_cpu, 2),
             "bench_cpu_s": round(bench_cpu, 2),
-            "peak_rss_mb": round(server.peak_rss_mb(), 1),
+            "peak_rss_mb": round(peak_mb, 1),
             # what the server grew by once its streams opened and the changes came, per stream:
             # each one's connection and compressor, and its share of its table's render state
-            "rss_kb_per_stream": round((server.peak_rss_mb() - rss_before) * 1024 / max(streams_total, 1), 1),
+            "rss_kb_per_stream": round((peak_mb - rss_before) * 1024 / max(streams_total, 1), 1),
             "server_threads": server.threads(),
             "database": "postgresql" if database else "sqlite",
             "workers": args.workers or 1,

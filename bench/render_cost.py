@@ -35,7 +35,9 @@ import time
 import zlib
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+import benchlib  # noqa: E402
 from companion import access, create_app, games, live  # noqa: E402
 from companion.live import stream  # noqa: E402
 
@@ -304,10 +306,7 @@ def rss_kb():
     """This process's resident memory now: its growth while the pages were open, over the pages,
     is what an open page costs the server (its compressor, the render state of its table). A
     rough figure: memory Python freed earlier is used again before the process grows."""
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    return benchlib.status_mb("self", "VmRSS:") * 1024
 
 
 def summary(name, sizes, first=None, late=None):

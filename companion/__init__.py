@@ -66,8 +66,9 @@ class _Templates(Environment):
     def make_globals(self, d):
         """A template's globals: the environment's own dict, not Jinja's ChainMap over it.
         Every render copies its template's globals into a new context, and a ChainMap gives
-        up each of its keys in Python, paid by every part and row a change renders. Still live, as the ChainMap was; no template here is loaded with
-        globals of its own, and one that is keeps Jinja's way."""
+        up each of its keys in Python, paid by every part and row a change renders. Still
+        live, as the ChainMap was; no template here is loaded with globals of its own, and
+        one that is keeps Jinja's way."""
         return self.globals if not d else super().make_globals(d)
 
     def getattr(self, obj, attribute):
