@@ -39,7 +39,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import benchlib  # noqa: E402
 from companion import access, create_app, games, live  # noqa: E402
-from companion.live import stream  # noqa: E402
+from companion.live import notify, stream  # noqa: E402
+from companion.web import pages  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Target": "live-body"}
 
@@ -204,7 +205,7 @@ class Page:
         )
         with self.request:
             self.table = access.table_or_404(code)
-        self.look = stream.looker(self.table, self.page, cookie)  # what the stream route uses
+        self.look = pages.looker(self.table, self.page, cookie)  # what the stream route uses
 
         self.seen = 0
         self.deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + stream.WINDOW_BITS, stream.MEMORY_LEVEL)
@@ -212,10 +213,8 @@ class Page:
     def on_change(self, table_live):
         """(bytes on the wire, bytes decoded) of this page's message, as notify.stream makes it."""
         with self.request:
-            kind, found = table_live.parts(self.look)
-            text = table_live.message(
-                found.version, kind, found.regions, self.sent if found.previous == self.seen else None
-            )
+            found = table_live.parts(self.look)
+            text = notify.message(found, self.sent if found.previous == self.seen else None)
             self.sent, self.seen = found.held, found.version
             wire = self.deflate.compress(text.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
             return len(wire), len(text)

@@ -26,7 +26,7 @@ COOKIE_DAYS = 30
 def table_or_404(code, known=None):
     """The table with this code; every /t/<code>/… address counts wrong codes here, so a
     device that guesses too often waits, whichever address it guesses at. `known`: the
-    table's row and seat tokens as its live streams read them (live.known_table)."""
+    table's row and seat tokens as its live streams read them (door._kept_table)."""
     limiter = guess_limiter()
     limiter.check(request.remote_addr)
     table, tokens = known or (holders.table_and_tokens(get_db(), code) if len(code) <= 20 else (None, {}))
@@ -46,7 +46,7 @@ def current_viewer(table, folded=None):
     """The viewer dict for this request at this table, or None for someone with no seat.
     Asked once per request (a route, its game's hooks and the render all want it).
 
-    `folded`: a kept fold believed current (live.current_fold), to spare the query; a phone
+    `folded`: a kept fold believed current (door._kept_fold), to spare the query; a phone
     it does not know (one that joined a moment ago, say) is looked up again in a fresh one.
     The write itself then checks its rules against the log read under the table's lock."""
     known = g.setdefault("viewers", {})

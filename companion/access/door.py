@@ -6,14 +6,14 @@ screen, `require_open()` for a change at a table the night may have left. A game
 rights are its WHO table (games.base), asked by store.act and store.undo for every door.
 
 A tap at a table with streams at this process takes the table's row, seat tokens and fold
-from them (live.known_table, live.current_fold): no query for either.
+from what they keep (_kept_table, _kept_fold): no query for either.
 """
 
 from flask import abort, g, request
 
 from companion import access
-from companion.db import get_db
-from companion.live.notify import current_fold, known_table
+from companion.db import get_db, uses_postgres
+from companion.live import listen, notifier
 from companion.tables import store
 
 
@@ -26,14 +26,34 @@ def open_door():
     code = (request.view_args or {}).get("code")
     if code is None or not request.path.startswith("/t/"):
         return
-    known = known_table(code) if request.method == "POST" else None
+    known = _kept_table(code) if request.method == "POST" else None
     g.table = access.table_or_404(code, known)
+
+
+def _kept_fold(table):
+    """The fold kept by a table's streams here, if this process has heard of every change (on
+    PostgreSQL, while its LISTEN is up); else None."""
+    watched = notifier().watching(table.id)
+    if watched is None or (uses_postgres() and not listen.hearing()):
+        return None
+    return store.kept(table, watched.version)
+
+
+def _kept_table(code):
+    """(the table's row, its seat tokens) as the table's streams here read them, if no seat or
+    host change came since; else None."""
+    watched = notifier().watching_code(store.normalize_code(code))
+    version, kept = watched.who if watched is not None else (0, None)
+    if kept is None:
+        return None
+    folded = _kept_fold(kept[0])
+    return None if folded is None or store.who_changed(folded, version) else kept
 
 
 def folded():
     """The table's fold for this request: kept by its streams for a tap, else loaded once."""
     if "folded" not in g:
-        kept = current_fold(g.table) if request.method == "POST" else None
+        kept = _kept_fold(g.table) if request.method == "POST" else None
         g.folded = kept or store.load(get_db(), g.table)
     return g.folded
 

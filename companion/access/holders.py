@@ -1,5 +1,5 @@
 """Who holds a token at a table: a seat's phone, the host's device (or a co-host's phone), or
-nobody. Every door asks here (access.current_viewer for a request, live.looker for a stream
+nobody. Every door asks here (access.current_viewer for a request, pages.looker for a stream
 on each change), so a seat removed, a host handed over or a night gone quiet is seen alike.
 """
 

@@ -141,7 +141,7 @@ def uses_postgres(app=None):
 
 def get_db():
     if "db" not in g:
-        gate = g.get("db_gate")  # a live stream's render sets one: see live.looker
+        gate = g.get("db_gate")  # a live stream's render sets one: see pages.looker
         if gate is not None:
             gate.acquire()
         try:

@@ -32,3 +32,10 @@ def listener(app=None):
             )
             app.extensions["presence_beat"] = presence.Beat(app.config["DATABASE_URL"], live.seats).start()
     return found[1]
+
+
+def hearing():
+    """Whether this process's LISTEN connection is up: while it reconnects, a change made at
+    another process may not have reached this one's kept state."""
+    found = current_app.extensions.get("pg_listener")
+    return found is not None and found[0] == os.getpid() and found[1].connected.is_set()

@@ -1,7 +1,6 @@
-"""A page's Server-Sent Events stream, and a tap's answer shared with the streams. A stream
-that opens (or reopens: the browser's Last-Event-ID) behind the table's version sends the
-whole fragment first, so a page that slept misses nothing.
-"""
+"""A page's Server-Sent Events stream, gzip-compressed, and a tap's answer shared with the
+streams. A stream that opens (or reopens: Last-Event-ID) behind the table's version sends
+the whole fragment first, so a page that slept misses nothing."""
 
 import os
 import zlib
@@ -9,11 +8,11 @@ import zlib
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
 from companion import access
-from companion.access import door, holders
+from companion.access import door
 from companion.db import close_db, get_db, uses_postgres
 from companion.live import regions
 from companion.live.listen import listener
-from companion.live.notify import OVERFLOW_RETRY_MS, kind_of, notifier
+from companion.live.notify import OVERFLOW_RETRY_MS, notifier
 from companion.live.waitress_loop import OffLoop, peeks
 from companion.tables import store
 from companion.web import game_routes, pages
@@ -23,19 +22,19 @@ bp = Blueprint("live", __name__)
 
 def answer(table, page):
     """A tap's answer: the asker's fragment at the newest version, shared with this kind's
-    streams here (whichever renders it first, the other reuses it)."""
+    streams here (whichever renders it first)."""
     page, viewer = pages.live_viewer(table, page)
     folded = store.kept(table, 1)  # the tap's own write is in the cache: its version at least
     render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
     watched = notifier().watching(table.id)
     if watched is None:
         return render().html
-    return watched.parts(lambda version, _: (kind_of(page, viewer), render))[1].html
+    return watched.parts(lambda version, _: (pages.kind_of(page, viewer), render)).html
 
 
 def _peer_gone(environ, off):
-    """How a stream learns that its phone has gone: under waitress, its connection says so
-    (waitress_loop); under gunicorn, a peek at the socket, so no stream outlives its phone long."""
+    """gone() for a stream's phone: under waitress its connection says so; under gunicorn, a
+    peek at the socket."""
     if off is not None:
         return off.gone
     gone = environ.get("waitress.client_disconnected")  # a waitress waitress_loop does not know
@@ -49,48 +48,13 @@ def _peer_gone(environ, off):
 
 
 def streams_allowed(threads):
-    """How many live streams a server with this many threads may hold: the rest stay free
-    for taps and page loads, however many phones are open."""
+    """How many streams a server with this many threads may hold: the rest stay for taps."""
     return threads - max(4, threads // 10)
 
 
-def _number(text):
-    try:
-        return max(0, int(text or 0))
-    except ValueError:
-        return 0
-
-
-def who_reader(table):
-    """How a table's streams read its row and seat tokens (_Table.who_at)."""
-    return lambda: holders.table_and_tokens(get_db(), table.code)
-
-
-def looker(table, asked, token, gate=None):
-    """look(version, watched=None) for a stream of page `asked` opened with this cookie
-    token: who its asker is now (a seat removed, a host handed over: the table's row, its
-    seat tokens and the fold say), and how to render what they may see at `version`. A
-    stream shares the row and tokens with its table's others here (`watched`, the _Table)
-    and the fold with the whole process: no query of its own on a change."""
-
-    read = who_reader(table)
-
-    def look(version, watched=None):
-        g.db_gate = gate  # a connection, if this look needs one, waits its turn (until done())
-        folded = store.known(table, version) or store.load(get_db(), table)
-        row, tokens = watched.who_at(folded, read) if watched else read()
-        fresh = row or table
-        g.viewers = {fresh.id: holders.identify(None, fresh, token, folded, tokens)}
-        page, viewer = pages.live_viewer(fresh, asked)
-        return kind_of(page, viewer), lambda: pages.live_parts(fresh, page, viewer, folded)
-
-    return look
-
-
-# bench/live_latency.py --bare starts the server with this set: each stream then sends only
-# the version, with no look and no render, the transport's own floor in the same sitting.
+# bench/live_latency.py: --bare sends only the version (no look, no render: the transport's
+# floor); --on-loop keeps streams in waitress's loop, to measure what leaving it saves.
 BARE = "COMPANION_BENCH_BARE"
-# bench/live_latency.py --on-loop: streams stay in waitress's loop, to measure what leaving it saves.
 ON_LOOP = "COMPANION_BENCH_ON_LOOP"
 
 
@@ -107,13 +71,12 @@ def events(code):
     if viewer is not None and viewer["seat"] is not None:
         game_routes.request_hook(table, viewer, "page")
     asked = request.args.get("page", "screen")
-    # The version the page shows: written into its address, or the id of the last message
-    # the browser had when it reconnects.
-    known = max(_number(request.args.get("v")), _number(request.headers.get("Last-Event-ID")))
+    # The version the page shows: in its address, or its last message's id on a reconnect.
+    known = max(0, request.args.get("v", 0, type=int), request.headers.get("Last-Event-ID", 0, type=int))
     token = request.cookies.get(access.COOKIE)
 
     live = notifier()
-    look = bare_look if os.environ.get(BARE) else looker(table, asked, token, live.querying)
+    look = bare_look if os.environ.get(BARE) else pages.looker(table, asked, token, live.querying)
     close_db()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if uses_postgres():
@@ -128,9 +91,8 @@ def events(code):
         code=table.code,
     )
     if key is None:
-        # Every thread a stream may hold is holding one. A stream that waited for a thread
-        # would queue every tap behind it, so this page gets what it is missing now and comes
-        # back in a few seconds (the browser reconnects by itself), until a place frees.
+        # Every thread a stream may hold is taken, and a waiting stream would queue the taps:
+        # the page gets what it is missing now and its browser comes back in a few seconds.
         try:
             found = look(version)[1]() if version > known else None
             first = (
@@ -145,10 +107,9 @@ def events(code):
             mimetype="text/event-stream",
             headers=headers,
         )
-    # Who sits where, read for the table's streams and taps here (known_table) now, while
-    # nothing is waiting on it, rather than by the first change (once per table here).
+    # Who sits where, read now for the table's streams and taps, not by the first change.
     try:
-        live.watching(table.id).who_at(folded, who_reader(table))
+        live.watching(table.id).who_at(folded, pages.who_reader(table))
     finally:
         close_db()
     chunks = compressed(live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db), headers)
@@ -159,16 +120,14 @@ def events(code):
     return response
 
 
-# A stream's deflate window and memory level, chosen with bench/render_cost.py. A whole 32 KB
-# window: a message finds the text of the last few (a seat's line flashes on one change and
-# off the next), where a smaller one costs several times the bytes on the wire; memory level
-# 2 costs no more bytes than 5. About 130 KB of zlib state per open stream (docs/hosting.md).
+# A stream's deflate window and memory level, chosen with bench/render_cost.py: a whole 32 KB
+# window finds the text of the last few messages (a smaller one cost several times the bytes);
+# memory level 2 costs no more bytes than 5. About 130 KB per stream (docs/hosting.md).
 WINDOW_BITS, MEMORY_LEVEL = 15, 2
 
 
 def compressed(messages, headers):
-    """The messages gzip-compressed as one stream, each flushed whole (the browser reads it
-    at once), if the browser accepts gzip; else as they are. Sets Content-Encoding."""
+    """The messages as one gzip stream, each flushed whole, if the browser accepts gzip."""
     if "gzip" not in request.headers.get("Accept-Encoding", ""):
         return map(str.encode, messages)
     headers["Content-Encoding"] = "gzip"
@@ -187,5 +146,5 @@ def compressed(messages, headers):
 
 @bp.get("/healthz")
 def health():
-    """For the host's curiosity and the soak tests: is it up, and how many pages are live."""
+    """Is it up, and how many pages are live (the soak tests ask)."""
     return {"ok": True, "open_streams": notifier().open_streams}

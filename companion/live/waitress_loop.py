@@ -1,18 +1,8 @@
-"""Under waitress, a live stream's connection leaves the server's loop while it streams, kept
-because one process at a busy table's pace answers faster with it (docs/performance.md,
-`live_latency.py --on-loop`).
-
-waitress's loop walks every connection it holds each time it wakes (a tap wakes it about
-four times), asking each whether it wants to read or write, then select()s on them all. A
-stream only ever sends, and its thread sends its own messages (waitress flushes in the
-writing thread), so the loop has nothing to do for it: at 200 streams and 66 changes a
-second that walk was most of the loop thread's CPU. Out of the loop, a phone that goes is
-noticed by peeking at its socket, as under gunicorn (live._peer_gone), and a message the
-socket could not take at once puts the connection back until it has gone out.
-
-waitress counts its connections by its map (cli.WAITRESS_CONNECTIONS: select() breaks past
-descriptor 1023), so a connection out of the map lowers the limit by one while it is out.
-"""
+"""Under waitress, a stream's connection leaves the server's loop between messages: waitress
+walks every connection it holds each time it wakes, and a stream, which only sends from its
+own thread, made that walk most of the loop's CPU (docs/performance.md, `--on-loop`). Out
+of the loop its socket is peeked at to notice a phone gone, as under gunicorn; while out,
+waitress's connection limit (cli.WAITRESS_CONNECTIONS) is one lower."""
 
 import socket
 

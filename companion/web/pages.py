@@ -2,10 +2,11 @@
 
 from functools import cached_property
 
-from flask import current_app, render_template, url_for
+from flask import current_app, g, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
 from companion import access, games
+from companion.access import holders
 from companion.db import get_db
 from companion.live import regions
 from companion.tables import store
@@ -102,10 +103,12 @@ def live_viewer(table, page):
 
 class Rendered:
     """A fragment as a tap's answer (`html`) and a stream (its `regions`, and what a page holds
-    once sent them: `held`) use it; `previous` is the table's version before this one."""
+    once sent them: `held`) use it; `previous` is the table's version before this one. `said`
+    keeps the messages made from it (live.notify.message)."""
 
     def __init__(self, version, found, html, previous=0):
         self.version, self.regions, self.html, self.previous = version, found, html, previous
+        self.said = {}
 
     @cached_property
     def held(self):
@@ -128,3 +131,33 @@ def live_parts(table, page, viewer, folded=None):
     if current_app.testing and found != regions.split(html):  # under test, what was kept is checked
         raise AssertionError("a region taken from an earlier split differs from this fragment's")
     return Rendered(values["version"], found, html, previous)
+
+
+def kind_of(page, viewer):
+    """Which pages see the same fragment: the same page kind for the same role and seat."""
+    return (page, viewer and viewer["role"], viewer and viewer["seat"])
+
+
+def who_reader(table):
+    """How a table's streams read its row and seat tokens (_Table.who_at)."""
+    return lambda: holders.table_and_tokens(get_db(), table.code)
+
+
+def looker(table, asked, token, gate=None):
+    """look(version, watched=None) for a stream of page `asked` opened with this cookie token:
+    who its asker is now (a seat removed, a host handed over), and how to render what they
+    may see at `version`. The row and tokens are shared with the table's other streams here
+    (`watched`, the _Table) and the fold with the process: no query of its own on a change."""
+
+    read = who_reader(table)
+
+    def look(version, watched=None):
+        g.db_gate = gate  # a connection, if this look needs one, waits its turn (until done())
+        folded = store.known(table, version) or store.load(get_db(), table)
+        row, tokens = watched.who_at(folded, read) if watched else read()
+        fresh = row or table
+        g.viewers = {fresh.id: holders.identify(None, fresh, token, folded, tokens)}
+        page, viewer = live_viewer(fresh, asked)
+        return kind_of(page, viewer), lambda: live_parts(fresh, page, viewer, folded)
+
+    return look

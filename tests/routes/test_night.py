@@ -459,7 +459,7 @@ def test_an_open_stream_asks_again_who_is_watching_on_every_change(app, night):
 
 def test_a_tap_at_a_table_with_open_streams_reads_who_holds_the_phones_from_them(app, host, join, monkeypatch):
     """While only scores change, a tap takes the table's row and seat tokens from what its
-    streams here read (live.known_table), not from a query; after a seat change the streams
+    streams here read (door._kept_table), not from a query; after a seat change the streams
     read them again, and a removed seat's phone is refused at once."""
     host.start("generic")
     ana, bo = join(host, "Ana"), join(host, "Bo")
