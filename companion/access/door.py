@@ -13,7 +13,8 @@ from flask import abort, g, request
 
 from companion import access
 from companion.db import get_db, uses_postgres
-from companion.live import listen, notifier
+from companion.live.listen import hearing
+from companion.live.notify import notifier
 from companion.tables import store
 
 
@@ -34,7 +35,7 @@ def _kept_fold(table):
     """The fold kept by a table's streams here, if this process has heard of every change (on
     PostgreSQL, while its LISTEN is up); else None."""
     watched = notifier().watching(table.id)
-    if watched is None or (uses_postgres() and not listen.hearing()):
+    if watched is None or (uses_postgres() and not hearing()):
         return None
     return store.kept(table, watched.version)
 

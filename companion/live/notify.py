@@ -119,16 +119,8 @@ class Notifier:
                 self._reaper.start()
         if seat is not None:
             self.seats.came(table_id, seat)
-        with table.changed:
-            self._raise(table, version)
+        self.publish(table_id, version)
         return key
-
-    @staticmethod
-    def _raise(table, version):
-        """Move a table to a newer version and wake its streams; one heard already wakes nobody."""
-        if version > table.version:
-            table.version = version
-            table.changed.notify_all()
 
     def close(self, key):
         """Count a stream out (again is harmless: the generator and the response both call it)."""
@@ -153,10 +145,14 @@ class Notifier:
         self.publish(table_id, version)
 
     def publish(self, table_id, version):
+        """Move a table to a newer version and wake its streams (one heard already wakes none;
+        a table with no stream here is left: a stream that opens reads the version itself)."""
         table = self.watching(table_id)
-        if table is not None:  # else a stream that opens later reads the version itself
+        if table is not None:
             with table.changed:
-                self._raise(table, version)
+                if version > table.version:
+                    table.version = version
+                    table.changed.notify_all()
 
     def _reap(self):
         while True:

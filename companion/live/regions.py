@@ -1,13 +1,11 @@
 """A live fragment's regions: every element with an id, compared by hash with what a page was
-last sent, and the changed ones as htmx out-of-band morphs.
-
-A region whose own markup (its frame: its html with the regions inside it left as their ids)
-is unchanged sends only the regions inside it that changed. A list (regions of <li> or <tr>
-in an <ol>, <ul> or <tbody>) whose items came or went at either end, the rest unchanged, sends just those: new
-items inserted by htmx at its start or end, gone ones deleted. Otherwise a region goes whole.
-"""
+last sent, and the changed ones as htmx out-of-band swaps. A region whose own markup (its
+frame: the regions inside it left as their ids) is unchanged sends only the regions inside
+that changed; a list (<li> or <tr> regions in an <ol>, <ul> or <tbody>) whose items came or
+went at its ends sends just those; any other region goes whole, morphed by idiomorph."""
 
 import re
+from collections import Counter
 from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
@@ -48,10 +46,9 @@ class Regions(NamedTuple):
 
 
 class Seen:
-    """Regions split before, by id: a region met again with the same html is not parsed again
-    (most of a fragment is the same for every viewer and from one version to the next). A
-    region met again is moved onto the fragment it was met in, so what is kept holds at most
-    this version's fragments and the one before's; what neither met is let go."""
+    """Regions split before, by id: one met again with the same html is not parsed again (most
+    of a fragment is the same for every viewer and version). A region met again is moved onto
+    its new fragment, so what is kept holds this version's fragments and the one before's."""
 
     def __init__(self):
         self.by_id = {}  # id -> [[its regions and those inside it, the version that last met them]]
@@ -90,9 +87,8 @@ class Seen:
 
 def split(html, seen=None):
     """The fragment's regions, or None if it does not start with an element that has an id.
-    An end tag closes the latest open element of its name, so an unclosed <p> or <li> costs
-    at most its own region; an id used twice is no region (the one around it carries it).
-    A region found in `seen` (a Seen) with the same html is taken from there, not parsed."""
+    An end tag closes the latest open element of its name (an unclosed <p> costs at most its
+    own region); an id used twice is no region; one in `seen` (a Seen) is not parsed again."""
     spans, open_by_name, kept = [], {}, {}
     at = 0
     while (match := _TAG.search(html, at)) is not None:
@@ -121,13 +117,8 @@ def split(html, seen=None):
     if not spans:
         return None
     spans.sort(key=lambda s: (s[0], -s[1]))
-    counts = {}
-    for span in spans:
-        counts[span[2]] = counts.get(span[2], 0) + 1
-    for top, within in kept.items():
-        for ident in within:
-            if ident != top:  # the kept region itself is among the spans
-                counts[ident] = counts.get(ident, 0) + 1
+    counts = Counter(span[2] for span in spans)  # a kept region itself is among the spans:
+    counts.update(ident for top, within in kept.items() for ident in within if ident != top)
     if any(counts[ident] > 1 for within in kept.values() for ident in within):
         return split(html)  # an id twice, one of them in a kept region: parse it all
     spans = [s for s in spans if counts[s[2]] == 1]
@@ -179,26 +170,26 @@ def _within(found, ident, into):
 
 
 def changed(regions, sent):
-    """What to send a page that holds `sent` (as hashes() made it when last sent, or None: the
-    page's are unknown, so the root goes whole): a list of (swap, id, ids), where swap is
-    "morph" (the region by id), "delete" (ids: its list), or "afterbegin"/"beforeend" (ids put into the list id)."""
+    """The swaps for a page that holds `sent` (hashes() of its last regions; None: unknown, the
+    root goes whole): (swap, id, ids) with swap "morph", "delete" (ids: the list it leaves)
+    or "afterbegin"/"beforeend" (ids: the items put into list id)."""
     if sent is None:
         return [("morph", regions.root, ())]
     out = []
 
     def visit(ident):
-        region = regions.found[ident]
-        before = sent.get(ident)
-        if before is not None and before[0] == region.whole:
+        region, before = regions.found[ident], sent.get(ident)
+        if before is None:
+            inner = None
+        elif before[0] == region.whole:
             return
-        if before is not None and before[1] == region.frame:
+        elif before[1] == region.frame:
             inner = region.inside
-        elif before is not None and (inner := _list_change(region, before, ident, out)) is not None:
-            pass
         else:
+            inner = _list_change(region, before, ident, out)
+        if inner is None:
             out.append(("morph", ident, ()))
-            return
-        for child in inner:
+        for child in inner or ():
             visit(child)
 
     visit(regions.root)
@@ -208,8 +199,8 @@ def changed(regions, sent):
 
 
 def _list_change(region, before, ident, out):
-    """The items kept, if a list only gained items at an end and lost some (their swaps go on
-    `out`), else None: the list goes whole."""
+    """The items kept if a list only gained items at its ends and lost some (their swaps go on
+    `out`); else None, and the list goes whole."""
     _, _, was, shell = before
     if shell is None or shell != region.shell:
         return None
@@ -235,17 +226,15 @@ def hashes(regions):
 
 
 def out_of_band(regions, swap, ident, items=()):
-    """A swap as htmx reads it out of band: a region morphed in place by its id (idiomorph),
-    deleted, or a list's new items put at its start or end."""
+    """A swap as htmx reads it out of band."""
     if swap == "delete":  # an item gone from the list named in items
         tag = LISTS[regions.found[items[0]].tag]
         html = f'<{tag} id="{ident}" hx-swap-oob="delete"></{tag}>'
-        return f"<template>{html}</template>" if tag in TABLE_INSIDE else html
-    region = regions.found[ident]
-    tag = region.tag
-    if swap == "morph":
-        html = f'<{tag} hx-swap-oob="morph"{region.html[len(tag) + 1 :]}'
+    elif swap == "morph":
+        tag = regions.found[ident].tag
+        html = f'<{tag} hx-swap-oob="morph"{regions.found[ident].html[len(tag) + 1 :]}'
     else:
+        tag = regions.found[ident].tag
         inner = "".join(regions.found[item].html for item in items)
         html = f'<{tag} hx-swap-oob="{swap}:#{ident}">{inner}</{tag}>'
     return f"<template>{html}</template>" if tag in TABLE_INSIDE else html

@@ -10,9 +10,8 @@ from flask import Blueprint, Response, current_app, g, request, stream_with_cont
 from companion import access
 from companion.access import door
 from companion.db import close_db, get_db, uses_postgres
-from companion.live import regions
 from companion.live.listen import listener
-from companion.live.notify import OVERFLOW_RETRY_MS, notifier
+from companion.live.notify import OVERFLOW_RETRY_MS, message, notifier
 from companion.live.waitress_loop import OffLoop, peeks
 from companion.tables import store
 from companion.web import game_routes, pages
@@ -95,11 +94,7 @@ def events(code):
         # the page gets what it is missing now and its browser comes back in a few seconds.
         try:
             found = look(version)[1]() if version > known else None
-            first = (
-                regions.message(version, found.regions, [("morph", found.regions.root, ())])
-                if found and found.regions
-                else ""
-            )
+            first = message(found, None) if found and found.regions else ""
         finally:
             close_db()
         return Response(
