@@ -18,9 +18,6 @@ def listener(app=None):
     """This process's one LISTEN connection (started with its first stream); its presence
     Beat starts with it."""
     app = app or current_app._get_current_object()
-    found = app.extensions.get("pg_listener")
-    if found is not None and found[0] == os.getpid():
-        return found[1]
     with _listener_lock:
         found = app.extensions.get("pg_listener")
         if found is None or found[0] != os.getpid():  # a forked worker starts its own
