@@ -32,6 +32,7 @@ from companion.games import blackmail as bm
 from companion.games import danger_zone as dz
 from companion.games.blackmail import ARCHER, BY_NUMBER, CHERYL, KRUEGER
 from companion.games.blackmail import dealt as deal
+from companion.live import regions
 from companion.tables import store
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout
@@ -178,7 +179,6 @@ def dealt_random_turn(state, rng):
 DEAL_SALT = "00112233445566778899aabbccddeeff"
 # Each card's name as a page may show it: what a viewer's pages are scanned for.
 CARD_NAMES = {n: [BY_NUMBER[n]["name"]] for n in BY_NUMBER}
-ROSTER = re.compile(r"<!--roster-->.*?<!--/roster-->", re.S)
 
 
 def rigged(order, lana=(0, 1, 2, 3, 4)):
@@ -188,14 +188,49 @@ def rigged(order, lana=(0, 1, 2, 3, 4)):
     return {"order": list(order) + sorted(rest.elements(), reverse=True), "lana": list(lana), "salt": DEAL_SALT}
 
 
+class _Unroster(HTMLParser):
+    """Markup as it was, less what its data-roster elements hold."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.kept, self.inside = [], 0  # inside: elements open within a roster one
+
+    def handle_starttag(self, tag, attrs):
+        if self.inside or any(name == "data-roster" for name, _ in attrs):
+            self.inside += tag not in regions.VOID
+        else:
+            self.kept.append(self.get_starttag_text())
+
+    def handle_endtag(self, tag):
+        if self.inside:
+            self.inside -= 1
+        else:
+            self.kept.append(f"</{tag}>")
+
+    def handle_data(self, data):
+        if not self.inside:
+            self.kept.append(data)
+
+    def handle_entityref(self, name):
+        self.handle_data(f"&{name};")
+
+    def handle_charref(self, name):
+        self.handle_data(f"&#{name};")
+
+    def handle_comment(self, data):
+        self.handle_data(f"<!--{data}-->")
+
+
 def scrub(body):
     """Leave out what names characters whatever the cards are: the list of all eight (card count,
-    name pickers, readings) and fixed explanations, framed by roster markers in the HTML."""
-    body = ROSTER.sub("", body)
+    name pickers, readings) and fixed explanations, marked data-roster in the HTML."""
     try:
         data = json.loads(body)
     except ValueError:
-        return body
+        unroster = _Unroster()
+        unroster.feed(body)
+        unroster.close()
+        return "".join(unroster.kept)
     view = data.get("state") if isinstance(data, dict) else None
     if isinstance(view, dict):
         view.pop("characters", None)
