@@ -296,7 +296,6 @@ def pick_card_facts(view, number, seat):
         },
         "view": {
             "names": {str(t): view["names"][str(t)] for t in targets},
-            "step": view["step"],  # the turn the form names (forms.act_form)
             "characters": [
                 dict(
                     number=c["number"], short=c["short"], **({"unaccounted": min(c["unaccounted"], 1)} if greys else {})

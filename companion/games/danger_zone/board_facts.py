@@ -6,8 +6,8 @@ phone's phase panel, the Events and the dice.
 Each function returns the values its partial renders from: `view` among them holds the
 entries of the view that part reads (under the same names, so its template reads them as the
 board does), `by_id` the seats' names (and in Setup, for a phone's own pick, their
-characters); a part with a form of a step's kind holds `step`, which the form names
-(forms.act_form). The viewer's own facts (its odds, its notice, its turn) go only into its
+characters). No part holds the step: a form sends the fragment's one step field
+(forms.STEP_INCLUDE), so a new step changes no part. The viewer's own facts (its odds, its notice, its turn) go only into its
 own parts. Nothing in this game is hidden from another seat, but a part still holds only
 what its page shows.
 """
@@ -69,7 +69,6 @@ def me_facts(view, me, version):
         "phase": phase,
         "round": view["round"],
         "started": view["started"],
-        "step": view["step"],
         "whose_turn": view["whose_turn"],
         "you": {"notice": you.get("notice")},
         "by_id": _names(view),  # who made the change, whose turn, who took a card
@@ -156,7 +155,7 @@ def panel_facts(view, me):
     """A phone's panel for this phase (_phone_panel.html). The Mission's shows this phone's
     odds and whether it rolls or leads; the others are the same on every phone."""
     phase = view["phase"]
-    facts = {"phase": phase, "whose_turn": view["whose_turn"], "step": view["step"], **_next_phase(view)}
+    facts = {"phase": phase, "whose_turn": view["whose_turn"], **_next_phase(view)}
     if phase == "Movement":
         facts["by_id"] = _names(view)
         facts["locations"] = [
@@ -182,7 +181,7 @@ def panel_facts(view, me):
 def events_facts(view, phone, me, acting):
     """The Events (_events.html): the previews, the last Event, the seats Uta lists."""
     ev = view["event_previews"]
-    facts = {"event_previews": ev, "last_event": view["last_event"], "by_id": _names(view), "step": view["step"]}
+    facts = {"event_previews": ev, "last_event": view["last_event"], "by_id": _names(view)}
     if ev and ev.get("drawer") is not None and acting:
         facts["uta_dice"] = view["uta_dice"]
         facts["seats"] = [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]]
@@ -201,7 +200,6 @@ def tools_facts(view):
     roll = view["last_roll"]
     facts = {
         "last_roll": roll,
-        "step": view["step"],
         "seats": [{"id": seat["id"], "name": seat["name"]} for seat in view["seats"]],
         "you": you and {"character": you.get("character"), "skill_dice": you.get("skill_dice")},
     }
