@@ -136,11 +136,14 @@ def _names_read(env, template, given=(), path=()):
     if loads & set(env.globals) - PURE_GLOBALS:
         return None
     names |= loads - (set(env.globals) - _PAGE_HELPERS)
-    for ref in meta.find_referenced_templates(ast):
-        inner = None if ref is None else _names_read(env, ref, own, path)
-        if inner is None:
-            return None
-        names |= inner
+    for node in ast.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
+        if isinstance(node, (nodes.Import, nodes.FromImport)) and not node.with_context:
+            continue  # an import without context sees the globals only, none of its caller's names
+        for ref in meta.find_referenced_templates(nodes.Template([node])):
+            inner = None if ref is None else _names_read(env, ref, own, path)
+            if inner is None:
+                return None
+            names |= inner
     for call in ast.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name == "partial":
             if not call.args or not isinstance(call.args[0], nodes.Const):
