@@ -143,7 +143,7 @@ def _names_read(env, template, given=(), path=()):
             inner = None if ref is None else _names_read(env, ref, own, path)
             if inner is None:
                 return None
-            names |= inner
+            names |= inner - own  # what this template sets, it includes with: not its caller's
     for call in ast.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name == "partial":
             if not call.args or not isinstance(call.args[0], nodes.Const):
