@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
 _ID = re.compile(r"""\sid=(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""")
-_SPACE = re.compile(r"\s+")
 _VERSION = re.compile(r'\sdata-version="\d*"')  # the root's version is the message's id
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 # A list and its items: white space between the items shows nothing.
@@ -146,18 +145,18 @@ def split(html, seen=None):
         parts.append(html[at:end])
         # Runs of white space show as one (outside <pre>, which no live region holds): a
         # template's indenting is no change.
-        frame = _SPACE.sub(" ", "".join(parts))
+        frame = " ".join("".join(parts).split())
         if ident == spans[0][2]:
             frame = _VERSION.sub("", frame, count=1)
         inside = tuple(c[2] for c in children.get(ident, ()))
         shell = None
         if inside and all(tags[c] == LISTS.get(tag) for c in inside) and not any(gap.strip() for gap in gaps[1:]):
-            shell = hash((_SPACE.sub(" ", gaps[0]), _SPACE.sub(" ", parts[-1])))
+            shell = hash((" ".join(gaps[0].split()), " ".join(parts[-1].split())))
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html, start, end, tag, whole, hash(frame), inside, shell)
         new.append(ident)
-    if seen is not None:
-        seen.add(found, new)
+    if seen is not None:  # all but the root, which carries the version: never met again
+        seen.add(found, [ident for ident in new if ident != spans[0][2]])
     return Regions(spans[0][2], found)
 
 
