@@ -278,32 +278,33 @@ def _round_view(state, viewer=None):
 _GREYS_SPENT = (3, 5, 6, 8)
 
 
-def pick_card_facts(view, number, seat):
-    """Everything a phone's own play form shows of one card (_pick_card.html): the card, the
-    seat's targets for it and their names, and the round facts that card's form reads (a
-    name's tile greyed only once its count is out)."""
+def pick_cards_facts(view, seat):
+    """What a phone's own play form shows of each card (_pick_card.html), in the view's order:
+    the card, the seat's targets for it and their names, and the round facts that card's form
+    reads (a name's tile greyed only once its count is out)."""
     r = view["round"]
-    card = next(c for c in view["characters"] if c["number"] == number)
-    targets = r["my_targets"].get(str(number)) or []
-    greys = number in _GREYS_SPENT
-    return {
-        "c": card,
-        "targets": targets,
-        "turn": seat,
-        "r": {
-            "secret": {"status": r["secret"]["status"] if number == 2 else None},
-            "deck": min(r["deck"], 1) if number in (5, 6) else 1,
-        },
-        "view": {
-            "names": {str(t): view["names"][str(t)] for t in targets},
-            "characters": [
-                dict(
-                    number=c["number"], short=c["short"], **({"unaccounted": min(c["unaccounted"], 1)} if greys else {})
-                )
-                for c in view["characters"]
-            ],
-        },
-    }
+    names = [{"number": c["number"], "short": c["short"]} for c in view["characters"]]
+    greyed = [dict(name, unaccounted=min(c["unaccounted"], 1)) for name, c in zip(names, view["characters"])]
+    facts = []
+    for card in view["characters"]:
+        number = card["number"]
+        targets = r["my_targets"].get(str(number)) or []
+        facts.append(
+            {
+                "c": card,
+                "targets": targets,
+                "turn": seat,
+                "r": {
+                    "secret": {"status": r["secret"]["status"] if number == 2 else None},
+                    "deck": min(r["deck"], 1) if number in (5, 6) else 1,
+                },
+                "view": {
+                    "names": {str(t): view["names"][str(t)] for t in targets},
+                    "characters": greyed if number in _GREYS_SPENT else names,
+                },
+            }
+        )
+    return facts
 
 
 def character_rows():
