@@ -78,17 +78,15 @@ class Seen:
 
     def add(self, found, new):
         """Keep the regions `new` (ids) of a split's regions `found`."""
-        for ident in new:
-            known, html = self.by_id.setdefault(ident, []), found[ident].html
-            if not any(entry[0][ident].html == html for entry in known):
-                known.append([_within(found, ident, {}), self.version])
+        for ident in new:  # each was looked for (find) and not met, so none is kept already
+            self.by_id.setdefault(ident, []).append([_within(found, ident, {}), self.version])
 
 
 def split(html, seen=None):
     """The fragment's regions, or None if it does not start with an element that has an id.
     An end tag closes the latest open element of its name (an unclosed <p> costs at most its
     own region); an id used twice is no region; one in `seen` (a Seen) is not parsed again."""
-    spans, open_by_name, kept = [], {}, {}
+    spans, open_by_name, kept, empty = [], {}, {}, set()
     at = 0
     while (match := _TAG.search(html, at)) is not None:
         at = match.end()
@@ -106,6 +104,7 @@ def split(html, seen=None):
         if name in VOID or attrs.endswith("/"):
             if ident is not None:
                 spans.append((match.start(), match.end(), ident, name))
+                empty.add(ident)  # never looked for in seen: its html is its start tag
         elif ident is not None and seen is not None and (hit := seen.find(ident, html, match.start())):
             length, known = hit
             at = match.start() + length
@@ -155,8 +154,8 @@ def split(html, seen=None):
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html, start, end, tag, whole, hash(frame), inside, shell)
         new.append(ident)
-    if seen is not None:  # all but the root, which carries the version: never met again
-        seen.add(found, [ident for ident in new if ident != spans[0][2]])
+    if seen is not None:  # not the root, which carries the version (never met again), nor an empty element
+        seen.add(found, [ident for ident in new if ident != spans[0][2] and ident not in empty])
     return Regions(spans[0][2], found)
 
 
