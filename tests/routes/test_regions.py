@@ -164,7 +164,7 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     )
     assert templating._names_read(env, "games/danger-zone/_race_line.html") == {"line"}
     assert templating._key_names({"line"}) == ((), ("line",))
-    assert templating._names_read(env, "tables/_log_line.html") == {"csrf", "entry", "page", "undo_base", "viewer"}
+    assert templating._names_read(env, "tables/_log_line.html") == {"csrf", "entry", "page", "undo", "undo_base"}
     assert "view" in templating._names_read(env, "games/generic/_seats.html")  # kept by nobody: reads the view
     assert templating._names_read(env, "tables/_board.html") is None  # includes a template named by an expression
 
