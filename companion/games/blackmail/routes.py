@@ -20,7 +20,7 @@ from companion.games.base import RuleError
 from companion.games.blackmail import dealt as deal
 from companion.games.blackmail import stand_in
 from companion.games.blackmail.rules import AWAY_SECONDS, SLUG, card_label
-from companion.games.blackmail.view import pick_cards_facts, view_for
+from companion.games.blackmail.view import history_facts, pick_cards_facts, view_for
 from companion.tables import presence, store
 from companion.web.changes import MAX_FIELD, changed, refused
 
@@ -90,6 +90,7 @@ def _phone_is_back(table, viewer):
 
 
 bp.add_app_template_global(pick_cards_facts)
+bp.add_app_template_global(history_facts)
 
 
 @bp.app_template_global()

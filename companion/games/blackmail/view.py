@@ -278,6 +278,20 @@ def _round_view(state, viewer=None):
 _GREYS_SPENT = (3, 5, 6, 8)
 
 
+def history_facts(view):
+    """What the History (_history.html) reads of the view: the same on every page, and the same
+    from one play to the next, so it renders again only when a round or a game ends."""
+    return {
+        "view": {
+            "history": view["history"],
+            "games": view["games"],
+            "seats": [{"id": s["id"], "name": s["name"], "rounds_won": s["rounds_won"]} for s in view["seats"]],
+            "names": view["names"],  # b.who
+            "characters": [{"number": c["number"], "name": c["name"]} for c in view["characters"]],  # b.card
+        }
+    }
+
+
 def pick_cards_facts(view, seat):
     """What a phone's own play form shows of each card (_pick_card.html), in the view's order:
     the card, the seat's targets for it and their names, and the round facts that card's form
