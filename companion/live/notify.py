@@ -226,4 +226,5 @@ def message(found, sent):
 
 def notifier():
     """This app's notifier (one per app, so two apps in one process never mix tables)."""
-    return current_app.extensions.setdefault("live_notifier", Notifier())
+    found = current_app.extensions.get("live_notifier")
+    return found if found is not None else current_app.extensions.setdefault("live_notifier", Notifier())
