@@ -1,10 +1,10 @@
-// Live changes: a change comes down the stream (htmx's SSE extension) as the regions
-// (elements with ids) that changed, each morphed into its place by htmx and idiomorph
-// (morph.js says what a morph leaves be). The page's #live-body carries data-version, the
-// table's version it shows; the board never goes back in time.
-//
-// The stream's listeners are registered as this module runs, before htmx boots on
-// DOMContentLoaded and opens the stream: its first message is already checked.
+// Live changes: a change comes down the page's stream (opened and reopened by htmx's SSE
+// extension) as one `live` message of the regions (elements with ids) that changed, in
+// htmx's out-of-band markup: each region morphed into its place by idiomorph (morph.js says
+// what a morph leaves be), a list's new items put at its start or end, a gone item deleted.
+// The page applies them itself: htmx's own out-of-band swap, with its events and settling
+// per region, cost a phone a third more per message (docs/performance.md). The page's
+// #live-body carries data-version, the table's version it shows; it never goes back in time.
 
 export function shown() {
   var live = document.getElementById("live-body");
@@ -39,21 +39,44 @@ export function swapStep(event) {
   }
 }
 
+// One region of a message: found by its id (a list by the id its swap names) and changed in
+// place. Returns the elements htmx must look at for hx- attributes, or null: no place here.
+function applyRegion(region) {
+  if (region.tagName === "TEMPLATE") region = region.content.firstElementChild;  // a table's row
+  var swap = region.getAttribute("hx-swap-oob"), into = swap.split(":#");
+  region.removeAttribute("hx-swap-oob");
+  var target = document.getElementById(into[1] || region.id);
+  if (!target) return null;
+  if (swap === "delete") { target.remove(); return []; }
+  if (swap === "morph") return Idiomorph.morph(target, region, { morphStyle: "outerHTML" });
+  var items = Array.from(region.children);
+  if (into[0] === "afterbegin") target.prepend.apply(target, items);
+  else target.append.apply(target, items);
+  return items;
+}
+
 // Each message's id is the table's version: a copy not newer than what the page shows (its
-// own tap's answer got there first) leaves the page as it is.
-document.addEventListener("htmx:sseBeforeMessage", function (event) {
-  if (event.detail.type === "live" && (parseInt(event.detail.lastEventId, 10) || 0) <= shown()) event.preventDefault();
-});
-document.addEventListener("htmx:sseMessage", function (event) {
+// own tap's answer got there first) leaves the page as it is. A region with no place on this
+// page is said (the browser tests fail on it), and the board is fetched whole.
+function applyMessage(event) {
   var live = document.getElementById("live-body");
-  if (event.detail.type !== "live" || !live) return;
-  live.dataset.version = event.detail.lastEventId;
+  if (!live || (parseInt(event.lastEventId, 10) || 0) <= shown()) return;
+  var message = document.createElement("template"), changed = [], missing = false;
+  message.innerHTML = event.data;
+  Array.from(message.content.children).forEach(function (region) {
+    var found = applyRegion(region);
+    if (found) changed.push.apply(changed, found);
+    else missing = true;
+    if (!found && window.console) console.error("Table Companion: a live region had no place on this page: " + region.id);
+  });
+  changed.forEach(function (el) { htmx.process(el); });
+  if (missing) refreshLive();
+  live.dataset.version = event.lastEventId;
   var error = live.querySelector(":scope > p.error");  // a refusal belongs to the state it refused
   if (error) error.remove();
   document.dispatchEvent(new CustomEvent("tc:live"));  // for the turn cue, the offline banner, the night (main.js)
-});
-// A region with no place on this page: said (the browser tests fail on it), and the board fetched whole.
-document.addEventListener("htmx:oobErrorNoTarget", function (event) {
-  if (window.console) console.error("Table Companion: a live region had no place on this page: " + (event.detail.content && event.detail.content.id));
-  refreshLive();
+}
+// Every stream the extension opens (a new one after an error) gets the listener once.
+document.addEventListener("htmx:sseOpen", function (event) {
+  event.detail.source.addEventListener("live", applyMessage);
 });
