@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from companion import create_app, live
+from companion import create_app
 from companion.web import qr
 
 # The folder name under the platform's per-user data folder (platformdirs).
@@ -254,8 +254,9 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
         public_url = f"http://{shown_host}:{port}"
     public_url = public_url.rstrip("/")
     waitress_connections = min(max(threads * 3, 500), WAITRESS_CONNECTIONS)
+    # Live streams a process may hold: the rest of its threads (or connections) stay for taps.
     stream_limit = (
-        min(live.streams_allowed(threads), waitress_connections * 9 // 10)
+        min(threads - max(4, threads // 10), waitress_connections * 9 // 10)
         if workers == 1
         else connections - max(16, connections // 10)
     )

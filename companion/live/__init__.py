@@ -3,4 +3,4 @@ message carries, and PostgreSQL's LISTEN."""
 
 from companion.live.listen import listener  # noqa: F401
 from companion.live.notify import OVERFLOW_RETRY_MS, QUERYING_AT_ONCE, Notifier, notifier  # noqa: F401
-from companion.live.stream import answer, bp, streams_allowed  # noqa: F401
+from companion.live.stream import answer, bp  # noqa: F401

@@ -46,11 +46,6 @@ def _peer_gone(environ, off):
     return peeks(raw)
 
 
-def streams_allowed(threads):
-    """How many streams a server with this many threads may hold: the rest stay for taps."""
-    return threads - max(4, threads // 10)
-
-
 # bench/live_latency.py: --bare sends only the version (no look, no render: the transport's
 # floor); --on-loop keeps streams in waitress's loop, to measure what leaving it saves.
 BARE = "COMPANION_BENCH_BARE"
