@@ -40,13 +40,17 @@ export function swapStep(event) {
 }
 
 // One region of a message: found by its id (a list by the id its swap names) and changed in
-// place. Returns the elements htmx must look at for hx- attributes, or null: no place here.
+// place. Returns the elements htmx must look at for hx- attributes, or null: no place here,
+// which is said (the browser tests fail on it).
 function applyRegion(region) {
   if (region.tagName === "TEMPLATE") region = region.content.firstElementChild;  // a table's row
   var swap = region.getAttribute("hx-swap-oob"), into = swap.split(":#");
   region.removeAttribute("hx-swap-oob");
   var target = document.getElementById(into[1] || region.id);
-  if (!target) return null;
+  if (!target) {
+    if (window.console) console.error("Table Companion: a live region had no place on this page: " + (into[1] || region.id));
+    return null;
+  }
   if (swap === "delete") { target.remove(); return []; }
   if (swap === "morph") return Idiomorph.morph(target, region, { morphStyle: "outerHTML" });
   var items = Array.from(region.children);
@@ -57,7 +61,7 @@ function applyRegion(region) {
 
 // Each message's id is the table's version: a copy not newer than what the page shows (its
 // own tap's answer got there first) leaves the page as it is. A region with no place on this
-// page is said (the browser tests fail on it), and the board is fetched whole.
+// page has the board fetched whole.
 function applyMessage(event) {
   var live = document.getElementById("live-body");
   if (!live || (parseInt(event.lastEventId, 10) || 0) <= shown()) return;
@@ -67,7 +71,6 @@ function applyMessage(event) {
     var found = applyRegion(region);
     if (found) changed.push.apply(changed, found);
     else missing = true;
-    if (!found && window.console) console.error("Table Companion: a live region had no place on this page: " + region.id);
   });
   changed.forEach(function (el) { htmx.process(el); });
   if (missing) refreshLive();

@@ -181,3 +181,23 @@ def test_an_open_phone_recovers_by_itself_after_the_server_is_killed(tmp_path, n
         host.wait_for_selector("li.seat [data-score]:text-is('3')")
     finally:
         server.stop()
+
+
+def test_a_live_region_with_no_place_has_the_board_fetched_whole(live_server, new_phone, browser):
+    """A region the page has lost (a script took it out, say) is said in the console, and the
+    page fetches its board whole, so it shows the change all the same."""
+    host = new_phone("iPad Mini")
+    code = start_table(host, live_server.url, "generic")
+    sit_down(new_phone(), f"{live_server.url}/t/{code}", "Bo")
+    # Not new_phone(): it fails any test whose page says what this one is waiting for.
+    context = browser.new_context(**browser.devices["Pixel 7"])
+    ana, said = context.new_page(), []
+    ana.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    ana.wait_for_selector(shows("Bo", 0))
+    ana.evaluate("document.getElementById('log-newest').remove()")
+    host.click("[aria-label='Bo plus 1']")
+    ana.wait_for_selector(shows("Bo", 1))
+    ana.wait_for_selector("#log-newest:has-text('+1 Bo')")
+    assert any("a live region had no place on this page: log-newest" in text for text in said)
+    context.close()
