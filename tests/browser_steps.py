@@ -131,6 +131,16 @@ def tablet(new_phone, width=1024, height=768):
     return page
 
 
+def let_in(host_page, base, code, device):
+    """The host lets `device` in as a second device in the middle; it then shows the tablet."""
+    host_page.goto(f"{base}/t/{code}/host")
+    host_page.click("#tablet-menu > summary")
+    host_page.click("[data-let-in]")
+    device.goto(host_page.locator("[data-let-in-link]").inner_text())
+    device.click("[data-claim]")
+    device.wait_for_selector(".tb-board")
+
+
 # --- what a page shows, and a phone's Wi-Fi -------------------------------------------------
 
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from browser_steps import Host, sit_down, tablet
+from browser_steps import Host, let_in, sit_down, tablet
 
 TABLETS = [(1024, 768), (1280, 800), (820, 1180)]
 PHONE = (412, 915)  # a phone lying flat: 2 to 4 seats
@@ -193,13 +193,7 @@ def test_a_device_not_let_in_is_refused_and_revoking_refuses_it_again(live_serve
     response = device.goto(f"{live_server.url}/t/{host.code}/tablet")
     assert response.status == 403 and "may not open the tablet" in device.content()
 
-    host_page.goto(f"{live_server.url}/t/{host.code}/host")
-    host_page.click("#tablet-menu > summary")
-    host_page.click("[data-let-in]")
-    link = host_page.locator("[data-let-in-link]").inner_text()
-    device.goto(link)
-    device.click("[data-claim]")
-    device.wait_for_selector(".tb-board")
+    let_in(host_page, live_server.url, host.code, device)
     device.click(".tb-slot:first-child button[data-main]")
     device.wait_for_function(
         "() => document.querySelector('.tb-slot:first-child [data-score]').textContent.trim() === '1'"
@@ -221,13 +215,8 @@ def test_the_tablet_follows_play_again_to_the_next_table_by_itself(live_server, 
     host_page = tablet(new_phone, 1024, 768)
     host = Host(host_page, live_server.url, "generic")
     host.seats(["Ana", "Bo"])
-    host_page.goto(f"{live_server.url}/t/{host.code}/host")
-    host_page.click("#tablet-menu > summary")
-    host_page.click("[data-let-in]")
-    link = host_page.locator("[data-let-in-link]").inner_text()
     device = tablet(new_phone, 1024, 768)
-    device.goto(link)
-    device.click("[data-claim]")
+    let_in(host_page, live_server.url, host.code, device)
     own = host_page.context.new_page()
     own.goto(f"{live_server.url}/t/{host.code}/tablet")
     for page in (device, own):

@@ -2,27 +2,15 @@
 once, and a seat's sheet closes when its step is done (and stays open for the roll a card
 it applied asks for)."""
 
-from browser_steps import Host, tablet
-
-
-def let_in(host_page, base, code, new_phone):
-    """A second device in the middle, let in by the host."""
-    host_page.goto(f"{base}/t/{code}/host")
-    host_page.click("#tablet-menu > summary")
-    host_page.click("[data-let-in]")
-    link = host_page.locator("[data-let-in-link]").inner_text()
-    device = tablet(new_phone, 1024, 768)
-    device.goto(link)
-    device.click("[data-claim]")
-    device.wait_for_selector(".tb-board")
-    return device
+from browser_steps import Host, let_in, tablet
 
 
 def test_an_arrangement_reaches_the_tablet_in_the_middle_at_once(live_server, new_phone):
     host_page = tablet(new_phone, 1024, 768)
     host = Host(host_page, live_server.url, "generic")
     ana, bo, cy = host.seats(["Ana", "Bo", "Cy"])
-    device = let_in(host_page, live_server.url, host.code, new_phone)
+    device = tablet(new_phone, 1024, 768)
+    let_in(host_page, live_server.url, host.code, device)
     device.wait_for_selector(f"#tb-s{bo}")
     host_page.goto(f"{live_server.url}/t/{host.code}/tablet")  # the host arranges on the laptop
     host_page.click("#tb-menu > summary")
@@ -67,17 +55,22 @@ def dz_mission_with_event(host, seats):
     return drawer
 
 
+def roll_sheet_open(live_server, new_phone):
+    """The host's tablet page with the Event card's drawer's roll sheet open:
+    (host, page, drawer, the sheet's selector)."""
+    page = tablet(new_phone, 1024, 768)
+    host = Host(page, live_server.url, "danger-zone")
+    drawer = dz_mission_with_event(host, host.seats(["Ana", "Bo", "Cy"]))
+    page.goto(f"{live_server.url}/t/{host.code}/tablet")
+    page.click(f"#tb-s{drawer} [data-roll-open]")
+    return host, page, drawer, f"#tb-over-s{drawer}"
+
+
 def test_a_tablet_sheet_closes_when_its_roll_is_done(live_server, new_phone):
     """The seat that drew the Event card rolls with it still to apply: its one sheet holds the
     card and the dice. Choosing the Challenge ends the roll, so the sheet closes, and the card
     waits on the seat's panel. Applying the card first keeps the sheet open for the roll."""
-    host_page = tablet(new_phone, 1024, 768)
-    host = Host(host_page, live_server.url, "danger-zone")
-    drawer = dz_mission_with_event(host, host.seats(["Ana", "Bo", "Cy"]))
-    page = host_page
-    page.goto(f"{live_server.url}/t/{host.code}/tablet")
-    page.click(f"#tb-s{drawer} [data-roll-open]")
-    sheet = f"#tb-over-s{drawer}"
+    host, page, drawer, sheet = roll_sheet_open(live_server, new_phone)
     page.wait_for_selector(f"{sheet} button[name=dice][value='2']", state="visible")
     page.click(f"{sheet} button[name=dice][value='2']")
     page.wait_for_selector(f"{sheet} [data-my-roll]", state="visible")
@@ -90,13 +83,7 @@ def test_a_tablet_sheet_closes_when_its_roll_is_done(live_server, new_phone):
 
 
 def test_a_sheet_applied_its_card_stays_open_for_the_roll(live_server, new_phone):
-    host_page = tablet(new_phone, 1024, 768)
-    host = Host(host_page, live_server.url, "danger-zone")
-    drawer = dz_mission_with_event(host, host.seats(["Ana", "Bo", "Cy"]))
-    page = host_page
-    page.goto(f"{live_server.url}/t/{host.code}/tablet")
-    page.click(f"#tb-s{drawer} [data-roll-open]")
-    sheet = f"#tb-over-s{drawer}"
+    host, page, drawer, sheet = roll_sheet_open(live_server, new_phone)
     card = page.locator(f"{sheet} [data-event] button").first
     card.wait_for(state="visible")
     card.click()
