@@ -189,7 +189,8 @@ def rigged(order, lana=(0, 1, 2, 3, 4)):
 
 
 class _Unroster(HTMLParser):
-    """Markup as it was, less what its data-roster elements hold."""
+    """Markup as it was, less the text its data-roster elements hold: their tags and attributes
+    stay, so a card a hand or a pick marks on a tile is still scanned."""
 
     def __init__(self):
         super().__init__(convert_charrefs=False)
@@ -198,14 +199,11 @@ class _Unroster(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if self.inside or any(name == "data-roster" for name, _ in attrs):
             self.inside += tag not in regions.VOID
-        else:
-            self.kept.append(self.get_starttag_text())
+        self.kept.append(self.get_starttag_text())
 
     def handle_endtag(self, tag):
-        if self.inside:
-            self.inside -= 1
-        else:
-            self.kept.append(f"</{tag}>")
+        self.inside = max(0, self.inside - 1)
+        self.kept.append(f"</{tag}>")
 
     def handle_data(self, data):
         if not self.inside:
