@@ -13,8 +13,7 @@ from flask import abort, g, request
 
 from companion import access
 from companion.db import get_db, uses_postgres
-from companion.live.listen import hearing
-from companion.live.notify import notifier
+from companion.live.notify import hearing, notifier
 from companion.tables import store
 
 
@@ -43,7 +42,7 @@ def _kept_fold(table):
 def _kept_table(code):
     """(the table's row, its seat tokens) as the table's streams here read them, if no seat or
     host change came since; else None."""
-    watched = notifier().watching_code(store.normalize_code(code))
+    watched = notifier().watching(code=store.normalize_code(code))
     version, kept = watched.who if watched is not None else (0, None)
     if kept is None:
         return None

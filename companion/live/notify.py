@@ -1,12 +1,15 @@
-"""The per-table version that wakes every open page's stream, and what a stream sends: the
-regions of its page's fragment (rendered once per version and kind of viewer, shared by the
-streams of that kind here) that differ from its last message, with the version as its id."""
+"""The per-table version that wakes every open page's stream (moved by this process's writes
+and, on PostgreSQL, by its LISTEN connection), and what a stream sends: the regions of its
+page's fragment (rendered once per version and kind of viewer, shared by the streams of that
+kind here) that differ from its last message, with the version as its id."""
 
+import os
 import threading
 import time
 
 from flask import current_app
 
+from companion.db import ChangeListener
 from companion.live import regions
 from companion.tables import presence, store
 
@@ -36,21 +39,17 @@ class _Table:
         have changed them (store.who_changed: a seat added, a host handed over)."""
         with self.reading:
             kept_version, kept = self.who
-            if kept is not None and not store.who_changed(folded, kept_version):
-                # the next look scans the log from here, not from the first stream's version
-                if folded.version > kept_version:
-                    self.who = (folded.version, kept)
-                return kept
-            kept = read()
-            if kept[0] is not None:
+            if kept is None or store.who_changed(folded, kept_version):
+                kept_version, kept = -1, read()
+            # kept as of this version, so the next look scans the log from here on
+            if kept[0] is not None and folded.version > kept_version:
                 self.who = (folded.version, kept)
             return kept
 
     def parts(self, look):
-        """The Rendered fragment of the asker's kind of viewer at the newest version, rendered
-        by the first of that kind to ask and shared. look(version, this) -> (kind, render):
-        who is asking now, and how to render what they see; it runs under the lock, so a
-        stream never holds a connection's turn (Notifier.querying) while waiting for it."""
+        """The asker's kind of viewer's Rendered fragment at the newest version, shared by its
+        kind. look(version, this) -> (kind, render) runs under the lock, so a stream never
+        holds a connection's turn (Notifier.querying) while it waits for another's render."""
         with self.rendering:
             kind, render = look(self.version, self)
             version, done = self.rendered
@@ -84,14 +83,10 @@ class Notifier:
     def open_streams(self):
         return len(self._open)
 
-    def watching(self, table_id):
-        """The live state of a table with an open stream here, else None."""
+    def watching(self, table_id=None, code=None):
+        """The live state of a table (by id, or by code) with an open stream here, else None."""
         with self._lock:
-            return self._tables.get(table_id)
-
-    def watching_code(self, code):
-        with self._lock:
-            return self._tables.get(self._codes.get(code))
+            return self._tables.get(self._codes.get(code) if table_id is None else table_id)
 
     def watched(self):
         """The tables with an open stream here (a listener that reconnects re-reads these)."""
@@ -203,9 +198,6 @@ class Notifier:
                     current_app.logger.warning("a live stream ended: %s", error)
                     return
                 seen = found.version
-                if found.regions is None:  # nothing to compare (the bench's bare floor)
-                    yield f"id: {seen}\nevent: live\ndata: \n\n"
-                    continue
                 # Only the next version goes as a difference: the page may show a newer fragment
                 # (its own tap's answer), and a region changed there and back would stay stale.
                 yield message(found, sent if found.previous == before else None)
@@ -217,6 +209,8 @@ class Notifier:
 def message(found, sent):
     """The message to a page that holds `sent` (None: unknown) from a render (pages.Rendered),
     made once for all the streams that share the render and last sent the same."""
+    if found.regions is None:  # nothing to compare (the bench's bare floor)
+        return f"id: {found.version}\nevent: live\ndata: \n\n"
     made = found.said.get(id(sent))
     if made is None or made[0] is not sent:
         swaps = regions.changed(found.regions, sent)
@@ -228,3 +222,30 @@ def notifier():
     """This app's notifier (one per app, so two apps in one process never mix tables)."""
     found = current_app.extensions.get("live_notifier")
     return found if found is not None else current_app.extensions.setdefault("live_notifier", Notifier())
+
+
+_listener_lock = threading.Lock()
+
+
+def listener(app=None):
+    """This process's one LISTEN connection, started with its first stream, and with it the
+    beat that tells the other processes which seats have a page open here."""
+    app = app or current_app._get_current_object()
+    with _listener_lock:
+        found = app.extensions.get("pg_listener")
+        if found is None or found[0] != os.getpid():  # a forked worker starts its own
+            with app.app_context():
+                live = notifier()
+            found = app.extensions["pg_listener"] = (
+                os.getpid(),
+                ChangeListener(app.config["DATABASE_URL"], live.heard, live.watched).start(),
+            )
+            app.extensions["presence_beat"] = presence.Beat(app.config["DATABASE_URL"], live.seats).start()
+    return found[1]
+
+
+def hearing():
+    """Whether this process's LISTEN connection is up: while it reconnects, a change made at
+    another process may not have reached this one's kept state."""
+    found = current_app.extensions.get("pg_listener")
+    return found is not None and found[0] == os.getpid() and found[1].connected.is_set()

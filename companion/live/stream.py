@@ -1,6 +1,6 @@
-"""A page's Server-Sent Events stream, gzip-compressed, and a tap's answer shared with the
-streams. A stream that opens (or reopens: Last-Event-ID) behind the table's version sends
-the whole fragment first, so a page that slept misses nothing."""
+"""A page's Server-Sent Events stream, gzip-compressed. A stream that opens (or reopens:
+Last-Event-ID) behind the table's version sends the whole fragment first, so a page that
+slept misses nothing."""
 
 import os
 import zlib
@@ -10,8 +10,7 @@ from flask import Blueprint, Response, current_app, g, request, stream_with_cont
 from companion import access
 from companion.access import door
 from companion.db import close_db, get_db, uses_postgres
-from companion.live.listen import listener
-from companion.live.notify import OVERFLOW_RETRY_MS, message, notifier
+from companion.live.notify import OVERFLOW_RETRY_MS, listener, message, notifier
 from companion.live.waitress_loop import OffLoop, peeks
 from companion.tables import store
 from companion.web import game_routes, pages
@@ -19,31 +18,15 @@ from companion.web import game_routes, pages
 bp = Blueprint("live", __name__)
 
 
-def answer(table, page):
-    """A tap's answer: the asker's fragment at the newest version, shared with this kind's
-    streams here (whichever renders it first)."""
-    page, viewer = pages.live_viewer(table, page)
-    folded = store.kept(table, 1)  # the tap's own write is in the cache: its version at least
-    render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
-    watched = notifier().watching(table.id)
-    if watched is None:
-        return render().html
-    return watched.parts(lambda version, _: (pages.kind_of(page, viewer), render)).html
-
-
 def _peer_gone(environ, off):
     """gone() for a stream's phone: under waitress its connection says so; under gunicorn, a
     peek at the socket."""
     if off is not None:
         return off.gone
-    gone = environ.get("waitress.client_disconnected")  # a waitress waitress_loop does not know
-    if gone is not None:
-        return gone
     sock = environ.get("gunicorn.socket")
     raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the real one
-    if raw is None or not hasattr(raw, "recv"):
-        return None
-    return peeks(raw)
+    # (a waitress whose insides OffLoop does not know still says when its client has gone)
+    return environ.get("waitress.client_disconnected") or (peeks(raw) if hasattr(raw, "recv") else None)
 
 
 # bench/live_latency.py: --bare sends only the version (no look, no render: the transport's
@@ -72,7 +55,7 @@ def events(code):
     live = notifier()
     look = bare_look if os.environ.get(BARE) else pages.looker(table, asked, token, live.querying)
     close_db()
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if uses_postgres():
         listener()
     off = None if os.environ.get(ON_LOOP) else OffLoop.of(request.environ)
@@ -89,23 +72,17 @@ def events(code):
         # the page gets what it is missing now and its browser comes back in a few seconds.
         try:
             found = look(version)[1]() if version > known else None
-            first = message(found, None) if found and found.regions else ""
+            first = message(found, None) if found else ""
         finally:
             close_db()
-        return Response(
-            compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers),
-            mimetype="text/event-stream",
-            headers=headers,
-        )
+        return Response(compressed([f"retry: {OVERFLOW_RETRY_MS}\n\n{first}"], headers), headers=headers)
     # Who sits where, read now for the table's streams and taps, not by the first change.
     try:
         live.watching(table.id).who_at(folded, pages.who_reader(table))
     finally:
         close_db()
     chunks = compressed(live.stream(key, current_app.config["HEARTBEAT_SECONDS"], look, known, close_db), headers)
-    response = Response(
-        stream_with_context(off.wrap(chunks) if off else chunks), mimetype="text/event-stream", headers=headers
-    )
+    response = Response(stream_with_context(off.wrap(chunks) if off else chunks), headers=headers)
     response.call_on_close(lambda: live.close(key))  # also when the stream never started
     return response
 
@@ -120,8 +97,7 @@ def compressed(messages, headers):
     """The messages as one gzip stream, each flushed whole, if the browser accepts gzip."""
     if "gzip" not in request.headers.get("Accept-Encoding", ""):
         return map(str.encode, messages)
-    headers["Content-Encoding"] = "gzip"
-    headers["Vary"] = "Accept-Encoding"
+    headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
     def run():
         deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + WINDOW_BITS, MEMORY_LEVEL)
@@ -132,9 +108,3 @@ def compressed(messages, headers):
             getattr(messages, "close", lambda: None)()
 
     return run()
-
-
-@bp.get("/healthz")
-def health():
-    """Is it up, and how many pages are live (the soak tests ask)."""
-    return {"ok": True, "open_streams": notifier().open_streams}

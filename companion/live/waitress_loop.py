@@ -41,18 +41,13 @@ class OffLoop:
     def of(cls, environ):
         """The stream's connection, or None when the server is not waitress (or a waitress
         whose insides differ from those this was written for: pyproject.toml pins 3.x)."""
-        gone = environ.get("waitress.client_disconnected")
-        channel = getattr(gone, "__self__", None)
-        server = getattr(channel, "server", None)
-        if (
-            getattr(channel, "_fileno", None) is None
-            or not isinstance(getattr(channel, "_map", None), dict)
-            or not hasattr(channel, "total_outbufs_len")
-            or not hasattr(server, "adj")
-            or not hasattr(getattr(server, "trigger", None), "pull_trigger")
-        ):
+        channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+        try:
+            off = cls(channel)
+            off.channel.total_outbufs_len, off.trigger.pull_trigger  # noqa: B018 (wrap() reads them)
+        except AttributeError:
             return None
-        return cls(channel)
+        return off if isinstance(off.map, dict) and off.fd is not None else None
 
     def gone(self):
         return not self.channel.connected or self.closed()

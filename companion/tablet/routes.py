@@ -22,9 +22,8 @@ from companion import access, tablet
 from companion.access import door
 from companion.db import get_db
 from companion.games.base import ANY, HOST, SHARED_SCREEN, NotAllowed, RuleError
-from companion.live import answer as live_answer
 from companion.tables import store
-from companion.web import game_routes, pages, qr
+from companion.web import changes, game_routes, pages, qr
 from companion.web.changes import action_id, changed, posted_form
 from companion.web.routes import join_url
 
@@ -302,7 +301,7 @@ def answer(table, device, status=200, error=None, changed_table=False):
     """The tablet's new fragment for htmx (after a change, the render its streams share),
     else the page again."""
     if request.htmx and changed_table:
-        return live_answer(table, "tablet")
+        return changes.answer(table, "tablet")
     if request.htmx:
         return pages.render_page(
             "tablet/page.html", table, device, "tablet", status=status, **({"error": error} if error else {})

@@ -8,10 +8,9 @@ from companion import access
 from companion.access import door
 from companion.db import get_db
 from companion.games.base import NotAllowed, RuleError
-from companion.live import answer as live_answer
 from companion.live import notifier
 from companion.tables import store
-from companion.web import game_routes
+from companion.web import game_routes, pages
 from companion.web.pages import render_page
 
 MAX_FIELD = 200  # longest form value any action needs; longer input is refused, not cut
@@ -22,6 +21,18 @@ def changed(table):
     sends its page's changed parts, while this thread answers the tap (it does not wait)."""
     # The write just put its fold in the cache (at least this version): no query for it.
     notifier().publish(table.id, (store.kept(table, 1) or store.load(get_db(), table)).version)
+
+
+def answer(table, page):
+    """A tap's answer: the asker's fragment at the newest version, shared with the streams of
+    its kind of viewer here (whichever renders it first)."""
+    page, viewer = pages.live_viewer(table, page)
+    folded = store.kept(table, 1)  # the tap's own write is in the cache: its version at least
+    render = lambda: pages.live_parts(table, page, viewer, folded)  # noqa: E731
+    watched = notifier().watching(table.id)
+    if watched is None:
+        return render().html
+    return watched.parts(lambda version, _: (pages.kind_of(page, viewer), render)).html
 
 
 def posted_form():
@@ -40,7 +51,7 @@ def after_change(table, viewer, page):
     """Answer a successful change: the new fragment for htmx, a redirect for a plain form."""
     changed(table)
     if request.htmx:
-        return live_answer(table, page)
+        return answer(table, page)
     target = "tables.host" if page == "host" else "tables.player"
     return redirect(url_for(target, code=table.code), 303)
 

@@ -13,6 +13,7 @@ from companion.access import door
 from companion.charts import series, shown
 from companion.db import get_db
 from companion.games.base import RuleError
+from companion.live import notifier
 from companion.nights import hosts
 from companion.tables import store
 from companion.web import game_routes, pages, qr
@@ -35,6 +36,12 @@ def join_url(table):
 @bp.get("/")
 def home():
     return home_page()
+
+
+@bp.get("/healthz")
+def health():
+    """Is it up, and how many pages are live (the soak tests and benches ask)."""
+    return {"ok": True, "open_streams": notifier().open_streams}
 
 
 def home_page(error=None, status=200):
