@@ -17,7 +17,7 @@ PAGE_NAMES = frozenset(("page", "viewer", "act_base", "csrf", "table"))
 # Globals whose answer depends on nothing but their arguments (url_for: the app and its
 # script root, which are in the key).
 PURE_GLOBALS = frozenset(
-    "m forms partial seat_of may_undo step_field url_for danger_zone range dict lipsum cycler joiner namespace".split()
+    "m forms partial each log_lines seat_of may_undo step_field url_for danger_zone range dict lipsum cycler joiner namespace".split()
 )
 _PAGE_VALUES = ("page", "viewer", "act_base", "csrf")
 # Helpers that read the page's values from the context (forms.py: the page kind, act_base and
@@ -65,33 +65,64 @@ def partial(ctx, template, **values):
     named by an expression, renders once per distinct input: its html is kept by the data of
     those values and of the page's values it reads (_key_names). Under test, a kept one is
     rendered again and must match."""
-    env = ctx.environment
+    return _render(ctx, template, values, _keeping(ctx, template, values))
+
+
+@pass_context
+def each(ctx, template, items, name=None, **values):
+    """partial(template, **values) for each item, given as `name` (or, with no name, each a
+    dict of values of its own), joined: a list's rows in one call, with what their keys take
+    from the page worked out once."""
+    keeping = {}
+    out = []
+    for item in items:
+        item = {**values, name: item} if name else {**values, **item}
+        names = tuple(item)
+        if names not in keeping:
+            keeping[names] = _keeping(ctx, template, item)
+        out.append(_render(ctx, template, item, keeping[names]))
+    return Markup("".join(out))
+
+
+def _keeping(ctx, template, values):
+    """(the start of the key, the table's Recent) a partial of `template` given these values'
+    names is kept by, or None: it renders every time."""
     reads = _reads.get(template, False)
     if reads is False:
-        found = _names_read(env, template)
+        found = _names_read(ctx.environment, template)
         reads = _reads[template] = None if found is None else _key_names(found)
-    key = kept = None
     table = ctx.get("table")
-    if reads is not None and table is not None:
-        page_names, reads = reads
-        try:  # act_base starts with the script root, so url_for's answers are covered too
-            key = _key(
-                (
-                    template,
-                    table.game,  # the table itself is _kept's own key
-                    [ctx.get(name) for name in page_names],
-                    values,
-                    {name: ctx.get(name) for name in reads if name not in values and name in ctx},
-                )
+    if reads is None or table is None:
+        return None
+    page_names, reads = reads
+    try:  # act_base starts with the script root, so url_for's answers are covered too
+        start = _key(
+            (
+                template,
+                table.game,  # the table itself is _kept's own key
+                [ctx.get(name) for name in page_names],
+                {name: ctx.get(name) for name in reads if name not in values and name in ctx},
             )
-            kept = _recent(table, ctx.get("version"))
-        except (TypeError, ValueError, AttributeError):  # not plain data, or no table's: rendered every time
-            pass
-    html = kept.get(key) if kept is not None else None
+        )
+        return start, _recent(table, ctx.get("version"))
+    except (TypeError, ValueError, AttributeError):  # not plain data, or no table's: rendered every time
+        return None
+
+
+def _render(ctx, template, values, keeping):
+    key = kept = html = None
+    if keeping is not None:
+        try:
+            key = keeping[0] + _key(sorted(values.items()))  # the same however they were named
+            kept = keeping[1]
+            html = kept.get(key)
+        except (TypeError, ValueError):
+            key = kept = None
+    env = ctx.environment
     if html is None or env.check_kept:
         fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
         if html is not None and html != fresh:
-            raise AssertionError(f"{template} kept a render its key does not cover: {key}")
+            raise AssertionError(f"{template} kept a render its key does not cover: {values}")
         html = fresh
         if kept is not None:
             kept.now[key] = html
@@ -145,14 +176,30 @@ def _names_read(env, template, given=(), path=()):
                 return None
             names |= inner - own  # what this template sets, it includes with: not its caller's
     for call in ast.find_all(nodes.Call):
-        if isinstance(call.node, nodes.Name) and call.node.name == "partial":
+        if isinstance(call.node, nodes.Name) and call.node.name in ("partial", "each"):
             if not call.args or not isinstance(call.args[0], nodes.Const):
                 return None
-            inner = _names_read(env, call.args[0].value, [kw.key for kw in call.kwargs], path)
+            # each's values are named by its items, unknown here: all the partial reads counts
+            given = [kw.key for kw in call.kwargs] if call.node.name == "partial" else []
+            inner = _names_read(env, call.args[0].value, given, path)
             if inner is None:
                 return None
             names |= inner
     return names
+
+
+def log_lines(entries, viewer, undo_base):
+    """The values of each shown line of the log (tables/_log_line.html): with its Undo if this
+    viewer may use it."""
+    return [
+        {
+            "entry": e,
+            "undo_base": undo_base,
+            "undo": viewer is not None and not e["undone"] and may_undo(e["undo_right"], viewer),
+        }
+        for e in entries
+        if e["text"]
+    ]
 
 
 def seat_of(seats, seat_id):
@@ -177,6 +224,12 @@ def end_chart(table, folded):
 def init_app(app):
     app.jinja_env.check_kept = app.testing
     app.jinja_env.globals.update(
-        partial=partial, seat_of=seat_of, may_undo=may_undo, step_field=STEP_FIELD, end_chart=end_chart
+        partial=partial,
+        each=each,
+        log_lines=log_lines,
+        seat_of=seat_of,
+        may_undo=may_undo,
+        step_field=STEP_FIELD,
+        end_chart=end_chart,
     )
     app.jinja_env.filters.update(only=only)
