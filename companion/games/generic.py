@@ -70,3 +70,13 @@ def view_for(state, viewer):
         "last_change": state["last_change"],
         "reasons": list(REASONS),
     }
+
+
+def seat_lines(seats, change, skip=None):
+    """A phone's lines for the seats but its own (games/generic/_seat_row.html): each seat, with
+    this version's change if it is that seat's, so a change renders only the lines it touched."""
+    return [
+        {"seat": seat, "delta": change["delta"] if change and change["seat"] == seat["id"] else None}
+        for seat in seats
+        if seat["id"] != skip
+    ]

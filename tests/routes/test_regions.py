@@ -157,10 +157,10 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     env = app.jinja_env
     # its forms (m.act_form) read the page kind, act_base and form token, not the viewer; a
     # race line reads none of the page's values
-    assert templating._names_read(env, "games/generic/_seat_row.html") == {"change", "fix", "m", "reasons", "seat"}
-    assert templating._key_names({"change", "fix", "m", "reasons", "seat"}) == (
+    assert templating._names_read(env, "games/generic/_seat_row.html") == {"delta", "fix", "m", "reasons", "seat"}
+    assert templating._key_names({"delta", "fix", "m", "reasons", "seat"}) == (
         ("page", "act_base", "csrf"),
-        ("change", "fix", "reasons", "seat"),
+        ("delta", "fix", "reasons", "seat"),
     )
     assert templating._names_read(env, "games/danger-zone/_race_line.html") == {"line"}
     assert templating._key_names({"line"}) == ((), ("line",))
@@ -185,7 +185,7 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
         "version": 1,
         "table": SimpleNamespace(id=1, code="X", game="generic"),
     }
-    call = "{{ partial('games/generic/_seat_row.html', seat=seat, fix=false, change=none, reasons=[]) }}"
+    call = "{{ partial('games/generic/_seat_row.html', seat=seat, fix=false, delta=none, reasons=[]) }}"
     with app.test_request_context():
         first = env.from_string(call).render(seat=seat, **page)
         again = env.from_string(call).render(seat=seat, **page)
@@ -193,7 +193,7 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     assert first == again and 'id="other-4"' in first and ">4<" in other
     assert renders.count("games/generic/_seat_row.html") == 2
     # each() keeps its rows as partial() does: a list of three with one new seat renders one
-    rows = "{{ each('games/generic/_seat_row.html', seats, 'seat', fix=false, change=none, reasons=[]) }}"
+    rows = "{{ each('games/generic/_seat_row.html', seats, 'seat', fix=false, delta=none, reasons=[]) }}"
     three = [seat, {**seat, "score": 4}, {"id": 5, "name": "Bo", "score": 0}]
     with app.test_request_context():
         listed = env.from_string(rows).render(seats=three, **page)
@@ -203,7 +203,7 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
     # under test every kept render is made again and compared: a key that missed a name fails
     monkeypatch.setattr(env, "check_kept", True)
     monkeypatch.setitem(templating._reads, "games/generic/_seat_row.html", ((), ()))  # as if it read nothing
-    reads_fix = "{{ partial('games/generic/_seat_row.html', seat=seat, change=none, reasons=[]) }}"
+    reads_fix = "{{ partial('games/generic/_seat_row.html', seat=seat, delta=none, reasons=[]) }}"
     with app.test_request_context(), pytest.raises(AssertionError, match="kept a render"):
         env.from_string(reads_fix).render(seat=seat, fix=False, **page)
         env.from_string(reads_fix).render(seat=seat, fix=True, **page)
