@@ -219,6 +219,16 @@ def other_facts(view, seat, version):
     }
 
 
+def others_facts(view, version, skip):
+    """A phone's lines for every seat but its own (`skip`), each as other_facts."""
+    return [other_facts(view, seat, version) for seat in view["seats"] if seat["id"] != skip]
+
+
+def fixes_facts(view, skip):
+    """A phone's rows under "Fix a score" for every seat but its own, each as fix_facts."""
+    return [fix_facts(view, seat) for seat in view["seats"] if seat["id"] != skip]
+
+
 def fix_facts(view, seat):
     """A seat's row under "Fix a score" (_fix_line.html): its name, number and quick steps."""
     return {"seat": {"id": seat["id"], "name": seat["name"], "upper_hand": seat["upper_hand"]}, "view": _steps(view)}

@@ -40,7 +40,7 @@ def board_view(view):
 
 def seats_view(view):
     """The view with its seats by id and their colours, and no box text: what the shared
-    parts need (_shared.html: the seats' lines, the race), without a query to find it."""
+    parts need (a phone's lines for the other seats, the race), without a query to find it."""
     view = dict(view)
     view["by_id"] = {seat["id"]: seat for seat in view["seats"]}
     view["color"] = {seat["id"]: SEAT_COLORS[i % len(SEAT_COLORS)] for i, seat in enumerate(view["seats"])}
@@ -131,8 +131,8 @@ bp.record_once(
                     "panel_facts",
                     "events_facts",
                     "tools_facts",
-                    "other_facts",
-                    "fix_facts",
+                    "others_facts",
+                    "fixes_facts",
                     "seat_facts",
                     "tile_facts",
                 )
