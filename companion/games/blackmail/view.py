@@ -307,7 +307,9 @@ def pick_cards_facts(view, seat):
             {
                 "c": card,
                 "targets": targets,
-                "turn": seat,
+                # only Pam's and Ray's forms name the phone's own seat (it may not drop its own
+                # card): every other card's form is the same on every phone with its targets
+                "turn": seat if number in (5, 6) else None,
                 "r": {
                     "secret": {"status": r["secret"]["status"] if number == 2 else None},
                     "deck": min(r["deck"], 1) if number in (5, 6) else 1,
