@@ -37,6 +37,7 @@ def context(table, viewer, page, extra=None, fragment=True, folded=None):
         # A fragment's forms take the token from the page's hx-headers (base.html).
         csrf=None if fragment else access.csrf_token(table),
         act_base=address("tables.act", code=table.code, kind="-")[:-1],
+        undo_base=address("tables.undo", code=table.code, event_id=0)[:-1],  # the log's Undo
         live_url=address("tables.live", code=table.code, page=page),
         **(extra or {}),
     )
@@ -46,7 +47,7 @@ _addresses = {}
 
 
 def address(endpoint, **values):
-    """url_for, kept: every render of a live fragment asks for the same two addresses, for
+    """url_for, kept: every render of a live fragment asks for the same few addresses, for
     every phone on every change."""
     key = (request.script_root, endpoint, *values.items())
     found = _addresses.get(key)
