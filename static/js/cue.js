@@ -1,5 +1,5 @@
-// The turn cue. A phone's own block (section.me), or an element in it marked
-// data-cue, carries data-your-turn="KEY" while it is this seat's go (one key per turn), and
+// The turn cue. An element marked data-cue in a phone's own block (section.me; the block
+// itself on a page from before) carries data-your-turn="KEY" while it is this seat's go (one key per turn), and
 // data-news='[[key, text], ...]' for what someone else just did to this player. A key first
 // seen after a stream message, or after the page caught up on waking, cues once: a short
 // vibration and, if switched on, a beep (the two switches beside "Keep screen on",
@@ -43,8 +43,8 @@ function announce(text) {
 // After a stream message (main.js: cue true), after a swap of the board, and on load (false).
 export function lookForCues(cue) {
   var me = document.querySelector("section.me");
-  // The keys may sit on a small element of their own inside the block ([data-cue]): a turn
-  // coming then changes it, not the block's tag (Blackmail's _me.html).
+  // The keys sit on a small element of their own in the block (tables/_cue.html): a turn
+  // coming then changes it, not the block's tag.
   var keys = me && (me.querySelector("[data-cue]") || me);
   if (plainTitle === null) plainTitle = document.title;
   var turn = keys && keys.getAttribute("data-your-turn"), said = [];

@@ -63,7 +63,12 @@ def test_assassins_pieces_and_the_log_in_a_browser(live_server, new_phone):
     c = seats["Cy"]
     ana.click("summary:has-text('Fix a score')")
     ana.click(f"#aoa-kill-1-{c}-0 > summary")  # a fold open on a number about to change
+    ana.click(f"#aoa-amount-{c} > summary")  # and one with an amount typed in it
+    ana.fill(f"#aoa-amount-{c} input[name=delta]", "4")
     wait_version(ana, act(bo, code, "points", seat=c, delta=2, reason="Cook"))
+    # what Ana typed stays, in its open fold, though Cy's points changed under it
+    assert ana.locator(f"#aoa-amount-{c}").evaluate("d => d.open")
+    assert ana.input_value(f"#aoa-amount-{c} input[name=delta]") == "4"
     assert ana.locator(f"#other-{c} [data-prelim]").inner_text() == "2"
     assert ana.locator(f"#aoa-points-{c} [data-prelim]").inner_text() == "2"
     # the kill fold that named 0 points is gone; the one naming 2 starts closed

@@ -19,8 +19,10 @@ ANIMATED = """() => document.getAnimations().map(a => ({
   on: (a.effect.target.id || a.effect.target.className) + (a.effect.pseudoElement || ''),
   changes: [...new Set(a.effect.getKeyframes().flatMap(k => Object.keys(k)))]
     .filter(p => !['offset', 'computedOffset', 'easing', 'composite'].includes(p))}))"""
-# The flashed line's own box does not animate; its ring (::after) does.
-FLASH = """e => ({own: getComputedStyle(e).animationName, ring: getComputedStyle(e, '::after').animationName,
+# The flashed line's own box does not animate; its ring does (a line's ::after, or the phone's
+# own block's cue element).
+FLASH = """e => ({own: getComputedStyle(e).animationName,
+                 ring: getComputedStyle(e.querySelector(':scope > .me-cue') || e, e.id === 'me' ? null : '::after').animationName,
                  delta: getComputedStyle(e.querySelector('.delta')).animationName})"""
 SWITCH = """e => [getComputedStyle(e).transitionDuration, getComputedStyle(e, '::after').transitionDuration]"""
 
@@ -38,7 +40,7 @@ def a_change_seen(live_server, new_phone, **context):
     animated = ana.evaluate(ANIMATED)
     flashes = [bo.evaluate(FLASH)]
     post_as(host, "/act/score", seat=str(ids["Ana"]), delta="3", reason="Points")
-    me = ana.locator("#me.flash")
+    me = ana.locator("#me:has(> .me-cue.flash)")
     me.locator(".delta").wait_for()
     animated += ana.evaluate(ANIMATED)
     flashes.append(me.evaluate(FLASH))

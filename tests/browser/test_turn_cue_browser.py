@@ -100,7 +100,7 @@ def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_
     # A reload is no new turn, nor is someone else's change while it is still her turn; the
     # change is read out on the phone it concerns (Bo's), without a vibration.
     ana.reload()
-    ana.wait_for_selector("section.me[data-your-turn]")
+    ana.wait_for_selector("section.me [data-your-turn]", state="attached")
     assert ana.title().startswith("Your turn")
     post_as(host, "/act/upper_hand.change", seat=str(ids["Bo"]), delta="1", reason="Card")
     caught_up(host, *everyone)
@@ -123,7 +123,7 @@ def test_danger_zone_cues_the_phone_whose_turn_it_becomes_once(live_server, new_
     bo.click(".dz-compact button:has-text('Start the Mission')")
     caught_up(host, *everyone)
     assert view(host)["whose_turn"] == ids["Bo"]
-    bo.wait_for_selector("section.me[data-your-turn$='-roll']")
+    bo.wait_for_selector("section.me [data-your-turn$='-roll']", state="attached")
     assert [buzzes(p) for p in everyone] == [0, 1, 1, 0]
     bo.click("section.me button:has-text('I failed the roll')")
     caught_up(host, *everyone)

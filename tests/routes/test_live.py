@@ -257,4 +257,6 @@ def test_a_scoreboard_phone_gets_only_the_lines_that_changed(app, host, join):
     assert f'<li hx-swap-oob="morph" id="other-{bo.seat}" class="other"' in message
     assert f'<span hx-swap-oob="morph" id="fix-{cy.seat}" class="muted">2</span>' in message
     assert bo.act("score", seat=ana.seat, delta=3).status_code == 200
-    assert '<section hx-swap-oob="morph" id="me"' in anas.next_message()  # Ana's own block
+    own = anas.next_message()  # Ana's own block: its score and its ring, not the whole block
+    assert '<div hx-swap-oob="morph" id="me-head"' in own and "+3" in own
+    assert 'class="me-cue flash"' in own and 'id="me"' not in own
