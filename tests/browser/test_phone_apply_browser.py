@@ -1,10 +1,10 @@
 """How a phone applies a live message (htmx's SSE extension and idiomorph, static/js/live.js), as a person at the table sees it.
 
-A form that arrives in a message (a new log line's Undo) is made known to htmx once the frame
-showing it is drawn, or at once when someone reaches for it first. Here the page's idle time
-never comes (requestIdleCallback never calls back), so only the second way is left: an Undo
-tapped on a line that has just arrived still goes through htmx (the page stays where it is, the
-line is marked undone), never as a plain form post that leaves the page.
+A form that arrives in a message (a new log line's Undo) is made known to htmx as the message
+is applied (static/js/live.js), not later in the page's idle time, which here never comes
+(requestIdleCallback never calls back): an Undo tapped on a line that has just arrived goes
+through htmx (the page stays where it is, the line is marked undone), never as a plain form
+post that leaves the page.
 """
 
 import json
