@@ -1,8 +1,8 @@
-// The turn cue. An element marked data-cue in a phone's own block (section.me; the block
-// itself on a page from before) carries data-your-turn="KEY" while it is this seat's go (one key per turn), and
-// data-news='[[key, text], ...]' for what someone else just did to this player. A key first
-// seen after a stream message, or after the page caught up on waking, cues once: a short
-// vibration and, if switched on, a beep (the two switches beside "Keep screen on",
+// The turn cue. The cue element in a phone's own block (section.me > [data-cue], written by
+// tables/_cue.html) carries data-your-turn="KEY" while it is this seat's go (one key per
+// turn), and data-news='[[key, text], ...]' for what someone else just did to this player.
+// A key first seen after a stream message, or after the page caught up on waking, cues once:
+// a short vibration and, if switched on, a beep (the two switches beside "Keep screen on",
 // remembered on this phone), "Your turn" in the tab title, and the words in the page's
 // polite live region (#announce). Keys on the page when it loads, and keys brought by this
 // page's own tap, are only noted: a reload or your own move never cues. The host page and
@@ -43,9 +43,8 @@ function announce(text) {
 // After a stream message (main.js: cue true), after a swap of the board, and on load (false).
 export function lookForCues(cue) {
   var me = document.querySelector("section.me");
-  // The keys sit on a small element of their own in the block (tables/_cue.html): a turn
-  // coming then changes it, not the block's tag.
-  var keys = me && (me.querySelector("[data-cue]") || me);
+  // The keys sit on a small element of their own: a turn coming changes it, not the block's tag.
+  var keys = me && me.querySelector("[data-cue]");
   if (plainTitle === null) plainTitle = document.title;
   var turn = keys && keys.getAttribute("data-your-turn"), said = [];
   var title = turn ? "Your turn · " + plainTitle : plainTitle;
