@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 import click
 
@@ -164,7 +165,33 @@ def worker_app():
     # As for waitress: what is loaded now lives as long as the worker.
     gc.collect()
     gc.freeze()
+    short_full_passes()
     return app
+
+
+# With thousands of pages open, each full pass of Python's garbage collector walked every
+# stream's objects and stopped the process for 100-400 ms, a few times a minute (4,000 streams
+# in bench/live_latency.py; docs/performance.md). So what survives a full pass is frozen
+# (gc.freeze: later passes skip it), and every few minutes handed back, so that the next full
+# pass frees the cycles among it that have become garbage since (a closed page's request).
+UNFREEZE_SECONDS = 300
+
+
+def short_full_passes(every=UNFREEZE_SECONDS, clock=time.monotonic):
+    """Keep the garbage collector's full passes short, as above; returns its callback."""
+    handed_back = [clock()]
+
+    def after(phase, info):
+        if phase != "stop" or info["generation"] != 2:
+            return
+        if clock() - handed_back[0] >= every:
+            handed_back[0] = clock()
+            gc.unfreeze()
+        else:
+            gc.freeze()
+
+    gc.callbacks.append(after)
+    return after
 
 
 # waitress waits on its sockets with select(), which takes descriptors below 1024 only: past
@@ -318,6 +345,7 @@ def serve(host, port, data_dir, public_url, threads, trusted_proxy, database, wo
     # collector's full passes, which otherwise stall every thread for tens of milliseconds.
     gc.collect()
     gc.freeze()
+    short_full_passes()
     waitress.serve(
         app,
         host=host,

@@ -89,3 +89,27 @@ def test_workers_need_gunicorn_and_say_so(monkeypatch):
     assert cli.gunicorn_missing() is None  # here (Linux, gunicorn installed) it can run
     monkeypatch.delattr(cli.os, "fork")
     assert "works only on Unix" in cli.gunicorn_missing()
+
+
+def test_a_full_collection_freezes_what_survived_and_hands_it_back_every_few_minutes():
+    import gc
+
+    from companion import cli
+
+    now = [0.0]
+    after = cli.short_full_passes(every=300, clock=lambda: now[0])
+    try:
+        assert after in gc.callbacks
+        gc.collect()  # a full pass: what survived it is frozen, later passes skip it
+        assert gc.get_freeze_count() > 0
+        frozen = gc.get_freeze_count()
+        gc.collect(0)  # a young pass freezes nothing more
+        assert gc.get_freeze_count() == frozen
+        now[0] = 301.0
+        gc.collect()  # minutes on: handed back, so the next full pass frees its garbage cycles
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.callbacks.remove(after)
+        gc.unfreeze()
