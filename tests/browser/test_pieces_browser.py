@@ -186,7 +186,7 @@ def test_danger_zone_pieces_in_a_browser(live_server, new_phone):
     assert ana.locator(f"#dz-race-name-{c} text").bounding_box()["width"] > 0
     wait_version(ana, act(bo, code, "upper_hand.change", seat=a, delta=1, reason="Insult"))
     assert ana.locator("#me [data-score]").inner_text() == "6"
-    assert "flash" in ana.locator("#me").get_attribute("class")
+    assert "flash" in ana.locator("#me-cue").get_attribute("class")  # its ring, a region of its own
     # Ana's own reveal, from her phone: the stream brings the rest of the table the turn
     ana.locator("section.me .dz-enter button").first.click()
     ana.wait_for_selector("#dz-now[data-now]")
