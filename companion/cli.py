@@ -179,13 +179,14 @@ UNFREEZE_SECONDS = 300
 
 def short_full_passes(every=UNFREEZE_SECONDS, clock=time.monotonic):
     """Keep the garbage collector's full passes short, as above; returns its callback."""
-    handed_back = [clock()]
+    handed_back = clock()
 
     def after(phase, info):
+        nonlocal handed_back
         if phase != "stop" or info["generation"] != 2:
             return
-        if clock() - handed_back[0] >= every:
-            handed_back[0] = clock()
+        if clock() - handed_back >= every:
+            handed_back = clock()
             gc.unfreeze()
         else:
             gc.freeze()
