@@ -46,11 +46,15 @@ class Regions(NamedTuple):
 
 class Seen:
     """Regions split before, by id: one met again with the same html is not parsed again (most
-    of a fragment is the same for every viewer and version). A region met again is moved onto
-    its new fragment, so what is kept holds this version's fragments and the one before's."""
+    of a fragment is the same for every viewer and version). A region met again keeps its html
+    as a string of its own, its regions as offsets into it, so comparing it later copies
+    nothing, and what is kept holds no fragment older than the version before."""
 
     def __init__(self):
-        self.by_id = {}  # id -> [[its regions and those inside it, the version that last met them]]
+        # id -> [[its regions and those inside it, the version that last met them, its html
+        # once looked for (None before)]]; once met again its regions are offsets into that
+        # html, before into the fragment it was split from
+        self.by_id = {}
         self.version = 0
 
     def at(self, version):
@@ -67,19 +71,24 @@ class Seen:
     def find(self, ident, html, at):
         """(its length, the regions of it and inside it) of a region with this id at `at`."""
         for entry in self.by_id.get(ident, ()):
-            top = entry[0][ident]
-            if html.startswith(top.html, at):
-                if top.source is not html or top.start != at:
-                    shift = at - top.start
-                    entry[0] = {inside: region.moved(html, shift) for inside, region in entry[0].items()}
+            own = entry[2]
+            if own is None:  # first looked for: its html as a string of its own from now on
+                own = entry[2] = entry[0][ident].html
+            if html.startswith(own, at):
+                top = entry[0][ident]
+                if top.source is not own:  # its regions as offsets into it (one inside taken
+                    entry[0] = {  # from an earlier split keeps its own html)
+                        inside: region.moved(own, -top.start) if region.source is top.source else region
+                        for inside, region in entry[0].items()
+                    }
                 entry[1] = self.version
-                return top.end - top.start, entry[0]
+                return len(own), entry[0]
         return None
 
-    def add(self, found, new):
-        """Keep the regions `new` (ids) of a split's regions `found`."""
+    def add(self, within, new):
+        """Keep the regions `new` (ids), each with those inside it (`within`, by id)."""
         for ident in new:  # each was looked for (find) and not met, so none is kept already
-            self.by_id.setdefault(ident, []).append([_within(found, ident, {}), self.version])
+            self.by_id.setdefault(ident, []).append([within[ident], self.version, None])
 
 
 def split(html, seen=None):
@@ -100,7 +109,7 @@ def split(html, seen=None):
                     spans.append((start, match.end(), ident, name))
             continue
         found = _ID.search(attrs) if "id=" in attrs else None
-        ident = next(g for g in found.groups() if g is not None) if found else None
+        ident = found.group(found.lastindex) if found else None
         if name in VOID or attrs.endswith("/"):
             if ident is not None:
                 spans.append((match.start(), match.end(), ident, name))
@@ -131,10 +140,11 @@ def split(html, seen=None):
             children.setdefault(stack[-1][2], []).append((start, end, ident))
         stack.append((start, end, ident))
     tags = {span[2]: span[3] for span in spans}
-    found, new = {}, []
+    found, new, within = {}, [], {}  # within: a region's id -> it and the regions inside it
     for start, end, ident, tag in reversed(spans):  # the regions inside first
         if ident in kept:
             found.update(kept[ident])
+            within[ident] = kept[ident]
             continue
         parts, gaps, at = [], [], start
         for child_start, child_end, child in children.get(ident, ()):
@@ -153,18 +163,14 @@ def split(html, seen=None):
             shell = hash((" ".join(gaps[0].split()), " ".join(parts[-1].split())))
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html, start, end, tag, whole, hash(frame), inside, shell)
-        new.append(ident)
+        if seen is not None and ident != spans[0][2]:
+            within[ident] = {ident: found[ident]}
+            for child in inside:
+                within[ident].update(within[child])
+            new.append(ident)
     if seen is not None:  # not the root, which carries the version (never met again), nor an empty element
-        seen.add(found, [ident for ident in new if ident != spans[0][2] and ident not in empty])
+        seen.add(within, [ident for ident in new if ident not in empty])
     return Regions(spans[0][2], found)
-
-
-def _within(found, ident, into):
-    """A region and every region inside it, from a split's regions."""
-    into[ident] = found[ident]
-    for child in found[ident].inside:
-        _within(found, child, into)
-    return into
 
 
 def changed(regions, sent):
@@ -194,6 +200,12 @@ def changed(regions, sent):
     # An item that moved from one list to another is deleted by its id before it is put in
     # the other (the other way round, the delete would find the new one).
     return sorted(out, key=lambda swap: swap[0] != "delete")
+
+
+def shown(regions):
+    """What a split says, whatever string each region's html is held in: two splits of one
+    fragment, with and without Seen, show the same."""
+    return regions.root, {ident: (r.html, *r[3:]) for ident, r in regions.found.items()}
 
 
 def _list_change(region, before, ident, out):

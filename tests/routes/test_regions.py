@@ -136,11 +136,15 @@ def test_a_region_split_before_is_taken_whole_and_splits_the_same():
 
     seen = regions.Seen()
     pages = [page(1, 0), page(1, 0, "you"), page(2, 1), page(2, 1, "you"), page(3, 1, "you"), page(4, 2)]
-    for at, html in zip((1, 1, 2, 2, 3, 4), pages):
+    for n, (at, html) in enumerate(zip((1, 1, 2, 2, 3, 4), pages)):
         found = regions.split(html, seen.at(at))
-        assert found == regions.split(html)
-        # offsets into this fragment, even where taken from an earlier one: held once
-        assert all(region.source is html for region in found.found.values())
+        assert regions.shown(found) == regions.shown(regions.split(html))
+        # a region is offsets into this fragment, or into its own html once met again: what
+        # is kept holds no fragment older than the version before
+        kept = [r.source for known in seen.by_id.values() for entry in known for r in entry[0].values()]
+        assert not any(source is older for source in kept for older in pages[: max(0, n - 3)])
+        if n == 2:  # the seats changed: their first line is met again, and holds its html as its own
+            assert seen.by_id["s1"][0][2] == '<li id="s1"><b id="n1">1</b> 0</li>'
     assert seen.find("s1", page(4, 2), page(4, 2).index('<li id="s1"')) is not None
     assert seen.find("s2", page(9, 7), page(9, 7).index('<li id="s2"')) is None  # its html differs
     seen.at(6)
@@ -148,7 +152,7 @@ def test_a_region_split_before_is_taken_whole_and_splits_the_same():
     assert kept == ['<p id="me"></p>']  # older ones let go
     # an id met twice, once inside a kept region: split as a whole, with neither as a region
     twice = '<div id="live-body"><ul id="seats"><li id="s1"><b id="n1">1</b> 0</li></ul><i id="n1"></i></div>'
-    assert regions.split(twice, seen) == regions.split(twice) and "n1" not in regions.split(twice).found
+    assert regions.shown(regions.split(twice, seen)) == regions.shown(regions.split(twice)) and "n1" not in regions.split(twice).found
 
 
 def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, monkeypatch):
