@@ -129,7 +129,8 @@ def live_parts(table, page, viewer, folded=None):
             _seen.clear()
         seen = _seen[key] = regions.Seen()
     found = regions.split(html, seen.at(values["version"]))
-    if current_app.testing and regions.shown(found) != regions.shown(regions.split(html)):  # under test, what was kept is checked
+    # under test, what was kept is checked
+    if current_app.testing and regions.shown(found) != regions.shown(regions.split(html)):
         raise AssertionError("a region taken from an earlier split differs from this fragment's")
     return Rendered(values["version"], found, html, previous)
 

@@ -152,7 +152,10 @@ def test_a_region_split_before_is_taken_whole_and_splits_the_same():
     assert kept == ['<p id="me"></p>']  # older ones let go
     # an id met twice, once inside a kept region: split as a whole, with neither as a region
     twice = '<div id="live-body"><ul id="seats"><li id="s1"><b id="n1">1</b> 0</li></ul><i id="n1"></i></div>'
-    assert regions.shown(regions.split(twice, seen)) == regions.shown(regions.split(twice)) and "n1" not in regions.split(twice).found
+    assert (
+        regions.shown(regions.split(twice, seen)) == regions.shown(regions.split(twice))
+        and "n1" not in regions.split(twice).found
+    )
 
 
 def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, monkeypatch):
