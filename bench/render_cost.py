@@ -38,6 +38,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import benchlib  # noqa: E402
+from flask import g  # noqa: E402
 from companion import access, create_app, games, live  # noqa: E402
 from companion.live import notify, stream  # noqa: E402
 from companion.web import pages  # noqa: E402
@@ -213,6 +214,7 @@ class Page:
     def on_change(self, table_live):
         """(bytes on the wire, bytes decoded) of this page's message, as notify.stream makes it."""
         with self.request:
+            g.table = self.table  # as the stream's request holds it (access.table_or_404)
             found = table_live.parts(self.look)
             text = notify.message(found, self.sent if found.previous == self.seen else None)
             self.sent, self.seen = found.held, found.version
