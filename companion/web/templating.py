@@ -76,7 +76,8 @@ def each(ctx, template, items, name=None, **values):
     keeping = {}
     out = []
     for item in items:
-        item = {**values, name: item} if name else {**values, **item}
+        if name or values:
+            item = {**values, name: item} if name else {**values, **item}
         names = tuple(item)
         if names not in keeping:
             keeping[names] = _keeping(ctx, template, item)
@@ -113,7 +114,8 @@ def _render(ctx, template, values, keeping):
     key = kept = html = None
     if keeping is not None:
         try:
-            key = keeping[0] + _key(sorted(values.items()))  # the same however they were named
+            # the same however they were named; a pair, as bytes keep their hash: the start is hashed once
+            key = (keeping[0], _key(sorted(values.items())))
             kept = keeping[1]
             html = kept.get(key)
         except (TypeError, ValueError):
