@@ -37,8 +37,9 @@ import zlib
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-import benchlib  # noqa: E402
 from flask import g  # noqa: E402
+
+import benchlib  # noqa: E402
 from companion import access, create_app, games, live  # noqa: E402
 from companion.live import notify, stream  # noqa: E402
 from companion.web import pages  # noqa: E402
