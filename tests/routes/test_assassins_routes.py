@@ -10,7 +10,7 @@ import pytest
 from companion import box
 from companion.db import get_db
 from companion.tables import store
-from helpers import BASE_DECK, HX, WIZARD, Phone, opening, text, view
+from helpers import BASE_DECK, HX, WIZARD, Phone, Stream, opening, text, view
 
 DECK = BASE_DECK + [WIZARD]
 
@@ -495,6 +495,19 @@ def test_deck_page_starts_from_the_rulebook_names(three):
     assert "Nothing is stored yet" in html and "data-deck-form" in html
     seat_view = text(ana.client.get(f"/t/{host.code}/assassins/deck"))
     assert "data-deck-form" not in seat_view and "Only the host can change" in seat_view
+
+
+def test_a_phone_open_through_a_deck_edit_shows_the_new_list_at_the_next_change(three):
+    """A page's stream is one request for as long as the page is open: the deck list it shows
+    is read again (as a board's box text is), not kept from when the page opened."""
+    host, ana, bo, cy = three
+    anas = Stream(ana, "player", known=ana.client.get(f"/t/{ana.code}/state.json").get_json()["version"])
+    anas.opened()
+    assert bo.act("draft.pick", seat=bo.seat, row="front").status_code == 200
+    assert "Card E" not in anas.next_message()  # the rulebook's names only: no list stored yet
+    assert host.client.post(f"/t/{host.code}/assassins/deck", data=deck_form(DECK, host.csrf)).status_code == 303
+    assert cy.act("draft.pick", seat=cy.seat, row="front").status_code == 200
+    assert "Card E" in anas.next_message()  # the picks' card names, from the list just saved
 
 
 def test_deck_list_saved_for_this_table_and_defaults_for_new_ones(three, app, join):

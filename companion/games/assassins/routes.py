@@ -5,6 +5,7 @@ The deck list is kept with companion.box under game "assassins", entry "deck-lis
 text, in this table's box (a new table starts from the server's defaults).
 """
 
+import functools
 import json
 
 from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
@@ -38,7 +39,10 @@ def game_table(code):
 
 def stored_deck(db):
     """The stored deck list, checked, or RuleError saying why the app cannot deal from it."""
-    body = box.get(db, GAME, DECK_ENTRY, g.get("table"))
+    return _checked(box.get(db, GAME, DECK_ENTRY, g.get("table")))
+
+
+def _checked(body):
     if not body:
         raise RuleError("No deck list is stored yet: type it in from your box, or deal the ghost by hand.")
     try:
@@ -54,17 +58,18 @@ def save_deck(db, entries):
 
 
 def deck_info():
-    """What the screens need from the stored list (names, numbers, extras), read once per request."""
-    if "assassins_deck" not in g:
-        g.assassins_deck = _deck_info(get_db())
-    return g.assassins_deck
+    """What the screens need from the stored list (names, numbers, extras). Read as a board
+    reads its box text (box.for_board: once a second at most, at once after an edit here),
+    since a page's stream is one request for as long as the page is open."""
+    return _deck_info(box.for_board(get_db, GAME, g.get("table")).get(DECK_ENTRY))
 
 
-def _deck_info(db):
+@functools.lru_cache(maxsize=64)  # read on every render of every board: parsed once per list
+def _deck_info(body):
     try:
-        entries, problem = stored_deck(db), None
+        entries, problem = _checked(body), None
     except RuleError as error:
-        entries, problem = None, (str(error) if box.get(db, GAME, DECK_ENTRY, g.get("table")) else None)
+        entries, problem = None, (str(error) if body else None)
     known = list(deck.REGULAR_NAMES) + list(deck.EXTRAS)
     names = [e["name"] for e in entries] if entries else known
 
