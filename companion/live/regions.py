@@ -52,8 +52,8 @@ class Seen:
 
     def __init__(self):
         # id -> [[its regions and those inside it, the version that last met them, its html
-        # once looked for (None before)]]; once met again its regions are offsets into that
-        # html, before into the fragment it was split from
+        # once met again (None before: its regions are offsets into the fragment it was split
+        # from; after, into that html)]]
         self.by_id = {}
         self.version = 0
 
@@ -72,17 +72,26 @@ class Seen:
         """(its length, the regions of it and inside it) of a region with this id at `at`."""
         for entry in self.by_id.get(ident, ()):
             own = entry[2]
-            if own is None:  # first looked for: its html as a string of its own from now on
-                own = entry[2] = entry[0][ident].html
-            if html.startswith(own, at):
+            if own is None:  # not met again yet: its html is cut out to compare, and kept if met
                 top = entry[0][ident]
-                if top.source is not own:  # its regions as offsets into it (one inside taken
-                    entry[0] = {  # from an earlier split keeps its own html)
-                        inside: region.moved(own, -top.start) if region.source is top.source else region
-                        for inside, region in entry[0].items()
-                    }
-                entry[1] = self.version
-                return len(own), entry[0]
+                middle = (top.start + top.end) // 2
+                if not (  # a glance first: most that differ (every phone's own board) end elsewhere
+                    html.startswith(f"</{top.tag}>", at + top.end - top.start - len(top.tag) - 3)
+                    and html.startswith(top.source[middle : middle + 16], at + middle - top.start)
+                ):
+                    continue
+                if not html.startswith(cut := top.html, at):
+                    continue  # (not kept: a copy of every phone's own board at every version would be)
+                # its regions as offsets into it (one inside taken from an earlier split keeps its own)
+                entry[0] = {
+                    inside: region.moved(cut, -top.start) if region.source is top.source else region
+                    for inside, region in entry[0].items()
+                }
+                own = entry[2] = cut
+            elif not html.startswith(own, at):
+                continue
+            entry[1] = self.version
+            return len(own), entry[0]
         return None
 
     def add(self, within, new):
