@@ -19,9 +19,10 @@ TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption"
 
 
 class Region(NamedTuple):
-    """A region as offsets into the fragment it was split from (held once, not per region)."""
+    """A region as offsets into a string that holds it (one string for many regions, not a
+    copy each): the fragment it was split from, or its own html once met again (Seen)."""
 
-    source: str  # the fragment
+    source: str  # the fragment, or the html of a region met again that holds this one
     start: int
     end: int
     tag: str
@@ -35,7 +36,7 @@ class Region(NamedTuple):
         return self.source[self.start : self.end]
 
     def moved(self, source, shift):
-        """This region as it stands in another fragment, `shift` characters further on."""
+        """This region as it stands in another string, `shift` characters further on."""
         return tuple.__new__(Region, (source, self[1] + shift, self[2] + shift, *self[3:]))
 
 
