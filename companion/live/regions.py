@@ -47,14 +47,12 @@ class Regions(NamedTuple):
 
 class Seen:
     """Regions split before, by id: one met again with the same html is not parsed again (most
-    of a fragment is the same for every viewer and version). A region met again keeps its html
-    as a string of its own, its regions as offsets into it, so comparing it later copies
-    nothing, and what is kept holds no fragment older than the version before."""
+    of a fragment is the same for every viewer and version). One met again keeps its html as
+    a string of its own, so what is kept holds no fragment older than the version before."""
 
     def __init__(self):
-        # id -> [[its regions and those inside it, the version that last met them, its html
-        # once met again (None before: its regions are offsets into the fragment it was split
-        # from; after, into that html)]]
+        # id -> [[its regions and those inside it, the version that last met them, its html once
+        # met again (None before: its regions are offsets into the fragment it was split from)]]
         self.by_id = {}
         self.version = 0
 
@@ -72,27 +70,24 @@ class Seen:
     def find(self, ident, html, at):
         """(its length, the regions of it and inside it) of a region with this id at `at`."""
         for entry in self.by_id.get(ident, ()):
-            own = entry[2]
-            if own is None:  # not met again yet: its html is cut out to compare, and kept if met
-                top = entry[0][ident]
+            if entry[2] is None:  # not met again yet: cut out to compare only if a glance says it
+                top = entry[0][ident]  # may be the same (most that differ end elsewhere)
                 middle = (top.start + top.end) // 2
-                if not (  # a glance first: most that differ (every phone's own board) end elsewhere
+                if not (
                     html.startswith(f"</{top.tag}>", at + top.end - top.start - len(top.tag) - 3)
                     and html.startswith(top.source[middle : middle + 16], at + middle - top.start)
+                    and html.startswith(cut := top.html, at)
                 ):
                     continue
-                if not html.startswith(cut := top.html, at):
-                    continue  # (not kept: a copy of every phone's own board at every version would be)
-                # its regions as offsets into it (one inside taken from an earlier split keeps its own)
-                entry[0] = {
+                entry[0] = {  # as offsets into its html (one inside from an earlier split keeps its own)
                     inside: region.moved(cut, -top.start) if region.source is top.source else region
                     for inside, region in entry[0].items()
                 }
-                own = entry[2] = cut
-            elif not html.startswith(own, at):
+                entry[2] = cut
+            elif not html.startswith(entry[2], at):
                 continue
             entry[1] = self.version
-            return len(own), entry[0]
+            return len(entry[2]), entry[0]
         return None
 
     def add(self, within, new):
@@ -131,8 +126,6 @@ def split(html, seen=None):
             kept[ident] = known
         else:
             open_by_name.setdefault(name, []).append((match.start(), ident))
-    if not spans:
-        return None
     spans.sort(key=lambda s: (s[0], -s[1]))
     counts = Counter(span[2] for span in spans)  # a kept region itself is among the spans:
     counts.update(ident for top, within in kept.items() for ident in within if ident != top)
@@ -141,8 +134,7 @@ def split(html, seen=None):
     spans = [s for s in spans if counts[s[2]] == 1]
     if not spans or spans[0][0] != html.find("<"):
         return None
-    children = {}
-    stack = []  # the regions open at this point, outermost first
+    children, stack = {}, []  # stack: the regions open at this point, outermost first
     for start, end, ident, _ in spans:
         while stack and stack[-1][1] <= start:
             stack.pop()
@@ -150,11 +142,10 @@ def split(html, seen=None):
             children.setdefault(stack[-1][2], []).append((start, end, ident))
         stack.append((start, end, ident))
     tags = {span[2]: span[3] for span in spans}
-    found, new, within = {}, [], {}  # within: a region's id -> it and the regions inside it
+    found, new, within = {}, [], dict(kept)  # within: a region's id -> it and the regions inside it
     for start, end, ident, tag in reversed(spans):  # the regions inside first
         if ident in kept:
             found.update(kept[ident])
-            within[ident] = kept[ident]
             continue
         parts, gaps, at = [], [], start
         for child_start, child_end, child in children.get(ident, ()):
@@ -168,9 +159,8 @@ def split(html, seen=None):
         if ident == spans[0][2]:
             frame = _VERSION.sub("", frame, count=1)
         inside = tuple(c[2] for c in children.get(ident, ()))
-        shell = None
-        if inside and all(tags[c] == LISTS.get(tag) for c in inside) and not any(gap.strip() for gap in gaps[1:]):
-            shell = hash((" ".join(gaps[0].split()), " ".join(parts[-1].split())))
+        listed = inside and all(tags[c] == LISTS.get(tag) for c in inside) and not any(g.strip() for g in gaps[1:])
+        shell = hash((" ".join(gaps[0].split()), " ".join(parts[-1].split()))) if listed else None
         whole = hash((frame, *(found[c].whole for c in inside)))
         found[ident] = Region(html, start, end, tag, whole, hash(frame), inside, shell)
         if seen is not None and ident != spans[0][2]:
@@ -233,10 +223,7 @@ def _list_change(region, before, ident, out):
     if now[first:last] != tuple(kept):
         return None  # an item came between kept ones
     out.extend(("delete", gone, (ident,)) for gone in was if gone not in set(now))
-    if now[:first]:
-        out.append(("afterbegin", ident, now[:first]))
-    if now[last:]:
-        out.append(("beforeend", ident, now[last:]))
+    out.extend((swap, ident, new) for swap, new in (("afterbegin", now[:first]), ("beforeend", now[last:])) if new)
     return kept
 
 

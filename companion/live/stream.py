@@ -59,14 +59,8 @@ def events(code):
     if uses_postgres():
         listener()
     off = None if os.environ.get(ON_LOOP) else OffLoop.of(request.environ)
-    key = live.open(
-        table.id,
-        version,
-        _peer_gone(request.environ, off),
-        current_app.config.get("STREAM_LIMIT"),
-        seat=viewer and viewer["seat"],
-        code=table.code,
-    )
+    gone, limit = _peer_gone(request.environ, off), current_app.config.get("STREAM_LIMIT")
+    key = live.open(table.id, version, gone, limit, seat=viewer and viewer["seat"], code=table.code)
     if key is None:
         # Every thread a stream may hold is taken, and a waiting stream would queue the taps:
         # the page gets what it is missing now and its browser comes back in a few seconds.
