@@ -2,6 +2,7 @@
 the chart of a game that has ended."""
 
 import marshal
+import threading
 
 from jinja2 import meta, nodes, pass_context
 from markupsafe import Markup
@@ -26,14 +27,16 @@ _PAGE_HELPERS = frozenset(("m", "forms", "url_for"))
 _HELPERS_READ = frozenset(("page", "act_base", "csrf"))
 _reads = {}  # template -> the names it and what it includes read of its caller, or None
 _kept = {}  # (table id, code) -> Recent: its partials' html by key
+_rendering = threading.local()  # .inner: for each partial this thread is rendering, the keys it asks for
 
 
 class Recent:
     """What a table's renders kept, by key: what neither this version nor the one before
-    asked for is let go, so it holds what one change of the table renders."""
+    asked for is let go, so it holds what one change of the table renders. A partial kept is
+    kept with the partials it was rendered with: when it renders again, they are there."""
 
     def __init__(self):
-        self.version, self.now, self.before = 0, {}, {}
+        self.version, self.now, self.before = 0, {}, {}  # key -> (html, the keys of its partials)
 
     def at(self, version):
         if version is not None and version > self.version:
@@ -43,8 +46,14 @@ class Recent:
     def get(self, key):
         found = self.now.get(key)
         if found is None and (found := self.before.get(key)) is not None:
-            self.now[key] = found
-        return found
+            self._keep(key, found)
+        return found and found[0]
+
+    def _keep(self, key, found):
+        self.now[key] = found
+        for inner in found[1]:
+            if inner not in self.now and (within := self.before.get(inner)) is not None:
+                self._keep(inner, within)
 
 
 def _recent(table, version):
@@ -120,14 +129,21 @@ def _render(ctx, template, values, keeping):
             html = kept.get(key)
         except (TypeError, ValueError):
             key = kept = None
+    inner = getattr(_rendering, "inner", None)
+    if inner and key is not None:
+        inner[-1].append(key)
     env = ctx.environment
     if html is None or env.check_kept:
-        fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
+        _rendering.inner = (inner or []) + [[]]
+        try:
+            fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
+        finally:
+            asked = _rendering.inner.pop()
         if html is not None and html != fresh:
             raise AssertionError(f"{template} kept a render its key does not cover: {values}")
         html = fresh
         if kept is not None:
-            kept.now[key] = html
+            kept.now[key] = (html, tuple(asked))
     return html
 
 

@@ -206,6 +206,13 @@ def test_a_partial_that_reads_only_what_it_is_given_renders_once_per_input(app, 
         listed = env.from_string(rows).render(seats=three, **page)
     assert listed == first + other + env.from_string(call).render(seat=three[2], **page)
     assert renders.count("games/generic/_seat_row.html") == 3
+    # a partial inside a kept one is kept with it: its row kept for versions that never asked
+    # for its controls, then changed, does not render the controls again
+    fix_row = "{{ partial('games/generic/_seat_row.html', seat=seat, fix=true, delta=none, reasons=[]) }}"
+    with app.test_request_context():
+        for version, score in ((2, 3), (3, 3), (4, 3), (5, 6)):
+            env.from_string(fix_row).render(seat={**seat, "score": score}, **dict(page, version=version))
+    assert renders.count("games/generic/_seat_row.html") == 5 and renders.count("games/generic/_controls.html") == 1
 
     # under test every kept render is made again and compared: a key that missed a name fails
     monkeypatch.setattr(env, "check_kept", True)
