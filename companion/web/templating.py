@@ -144,6 +144,8 @@ def _render(ctx, template, values, keeping):
         html = fresh
         if kept is not None:
             kept.now[key] = (html, tuple(asked))
+        elif inner:  # one not kept itself: what it asked for is its caller's
+            inner[-1].extend(asked)
     return html
 
 
