@@ -212,9 +212,42 @@ def _describe_enter(state, data):
 
 # view_for: everything a screen shows, JSON-safe. No hidden information in this game.
 
+# Every kind of viewer asks for the view of one state at each change (a phone for each seat,
+# the host, the table screen), and all of it but `you` is the same for each: it is made once
+# for the last state asked about (a fold's state is never changed, only replaced). Its parts
+# are shared, as the table screen's view is (web/pages.public_view): what changes one copies
+# it first (box_text.with_box, routes.seats_view).
+_last = (None, None)  # (the state, its view without `you`)
+
 
 def view_for(state, viewer):
-    viewer = viewer or {"role": "screen", "seat": None}
+    global _last
+    kept, view = _last
+    if kept is not state:
+        view = _view_of(state)
+        _last = (state, view)
+    view = dict(view)
+    you = (viewer or {}).get("seat")
+    if you in seat_ids(state):
+        character = state["character"].get(you)
+        known = skill_dice(character) if character else None
+        view["you"] = {
+            "seat": you,
+            "character": character,
+            "skill_dice": known,
+            "specialty": specialty(known),
+            "notice": _forced_notice(state, you),
+            "odds": [
+                dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
+                for i, c in enumerate(state["mission"]["cards"])
+                if c["done_by"] is None
+            ],
+        }
+    return view
+
+
+def _view_of(state):
+    """What every viewer's view holds: all but `you`."""
     order = seat_ids(state)
     entries = {e["seat"]: e for e in state["entries"]}
     seats = []
@@ -320,22 +353,6 @@ def view_for(state, viewer):
         "uta_dice": state["options"]["uta_dice"],
         "locations_all": list(LOCATIONS),
     }
-    you = viewer.get("seat")
-    if you in order:
-        character = state["character"].get(you)
-        known = skill_dice(character) if character else None
-        view["you"] = {
-            "seat": you,
-            "character": character,
-            "skill_dice": known,
-            "specialty": specialty(known),
-            "notice": _forced_notice(state, you),
-            "odds": [
-                dict(challenge_odds(character, c["type"], c["difficulty"]), card=i + 1)
-                for i, c in enumerate(state["mission"]["cards"])
-                if c["done_by"] is None
-            ],
-        }
     return view
 
 
