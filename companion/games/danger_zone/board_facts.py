@@ -207,6 +207,14 @@ def tools_facts(view):
     return {"view": facts}
 
 
+def race_facts(view):
+    """The Upper Hand race (_chart.html, routes.race_plot): the race, each seat's name, Upper
+    Hand and colour, and whether the game is on."""
+    seats = [{"id": seat["id"], "name": seat["name"], "upper_hand": seat["upper_hand"]} for seat in view["seats"]]
+    facts = {key: view[key] for key in ("race", "started", "over", "color")}
+    return {"view": dict(facts, seats=seats)}
+
+
 def other_facts(view, seat, version):
     """A seat's line among the others on a phone (_other_line.html)."""
     change = _flash(view, seat["id"], version)

@@ -131,6 +131,7 @@ bp.record_once(
                     "panel_facts",
                     "events_facts",
                     "tools_facts",
+                    "race_facts",
                     "others_facts",
                     "fixes_facts",
                     "seat_facts",
