@@ -213,7 +213,7 @@ def log_lines(entries, viewer, undo_base):
     viewer may use it."""
     return [
         {
-            "entry": e,
+            "entry": {"id": e["id"], "who": e["who"], "text": e["text"], "undone": e["undone"]},  # what a line shows
             "undo_base": undo_base,
             "undo": viewer is not None and not e["undone"] and may_undo(e["undo_right"], viewer),
         }
