@@ -64,6 +64,12 @@ def deck_info():
     return _deck_info(box.for_board(get_db, GAME, g.get("table")).get(DECK_ENTRY))
 
 
+def saved_deck_info():
+    """deck_info as the database holds it now: the deck-list page shows what was just saved,
+    whichever process saved it."""
+    return _deck_info(box.get(get_db(), GAME, DECK_ENTRY, g.get("table")))
+
+
 @functools.lru_cache(maxsize=64)  # read on every render of every board: parsed once per list
 def _deck_info(body):
     try:
@@ -152,7 +158,7 @@ def regular_total(rows):
 
 
 def render_deck_page(table, viewer, rows, status=200, problems=(), notice=None, import_error=None, import_text=""):
-    stored = deck_info()
+    stored = saved_deck_info()
     return render_template(
         "games/assassins/deck.html",
         table=table,
@@ -180,7 +186,7 @@ def render_deck_page(table, viewer, rows, status=200, problems=(), notice=None, 
 def deck_page(code):
     table = game_table(code)
     viewer = door.require()
-    stored = deck_info()
+    stored = saved_deck_info()
     rows = rows_for(stored["entries"]) if stored["complete"] else default_rows()
     notice = "Deck list saved for this table." if request.args.get("saved") else None
     return render_deck_page(table, viewer, rows, notice=notice)
@@ -233,7 +239,7 @@ def deck_import(code):
     access.check_csrf(table)
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("json", "")
-    stored = deck_info()
+    stored = saved_deck_info()
     rows = rows_for(stored["entries"]) if stored["complete"] else default_rows()
     if not text.strip():
         return render_deck_page(table, viewer, rows, 422, import_error="Paste a deck list in JSON, or pick a file.")
