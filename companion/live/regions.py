@@ -174,8 +174,8 @@ def split(html, seen=None):
 
 
 def changed(regions, sent):
-    """The swaps for a page that holds `sent` (hashes() of its last regions; None: unknown, the
-    root goes whole): (swap, id, ids) with swap "morph", "delete" (ids: the list it leaves)
+    """The swaps for a page that holds `sent` (the regions of its last split, by id; None:
+    unknown, the root goes whole): (swap, id, ids) with swap "morph", "delete" (ids: the list it leaves)
     or "afterbegin"/"beforeend" (ids: the items put into list id)."""
     if sent is None:
         return [("morph", regions.root, ())]
@@ -185,9 +185,9 @@ def changed(regions, sent):
         region, before = regions.found[ident], sent.get(ident)
         if before is None:
             inner = None
-        elif before[0] == region.whole:
+        elif before.whole == region.whole:
             return
-        elif before[1] == region.frame:
+        elif before.frame == region.frame:
             inner = region.inside
         else:
             inner = _list_change(region, before, ident, out)
@@ -211,25 +211,20 @@ def shown(regions):
 def _list_change(region, before, ident, out):
     """The items kept if a list only gained items at its ends and lost some (their swaps go on
     `out`); else None, and the list goes whole."""
-    _, _, was, shell = before
-    if shell is None or shell != region.shell:
+    if before.shell is None or before.shell != region.shell:
         return None
-    now = region.inside
-    kept = [i for i in now if i in set(was)]
-    if kept != [i for i in was if i in set(now)]:
+    was, now = before.inside, region.inside
+    had, has = set(was), set(now)
+    kept = [i for i in now if i in had]
+    if kept != [i for i in was if i in has]:
         return None
     first = now.index(kept[0]) if kept else len(now)
     last = now.index(kept[-1]) + 1 if kept else len(now)
     if now[first:last] != tuple(kept):
         return None  # an item came between kept ones
-    out.extend(("delete", gone, (ident,)) for gone in was if gone not in set(now))
+    out.extend(("delete", gone, (ident,)) for gone in was if gone not in has)
     out.extend((swap, ident, new) for swap, new in (("afterbegin", now[:first]), ("beforeend", now[last:])) if new)
     return kept
-
-
-def hashes(regions):
-    """What a page holds once it has these regions, as changed() reads it."""
-    return {ident: (r.whole, r.frame, r.inside, r.shell) for ident, r in regions.found.items()}
 
 
 def out_of_band(regions, swap, ident, items=()):

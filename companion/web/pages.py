@@ -1,7 +1,5 @@
 """Rendering a table's screens: the whole page, and its live fragment as a stream sends it."""
 
-from functools import cached_property
-
 from flask import current_app, g, render_template, url_for
 from htmx_flask import request  # flask's request, with .htmx: true only for htmx's own requests
 
@@ -111,9 +109,9 @@ class Rendered:
         self.version, self.regions, self.html, self.previous = version, found, html, previous
         self.said = {}
 
-    @cached_property
+    @property
     def held(self):
-        return regions.hashes(self.regions) if self.regions is not None else None
+        return self.regions.found if self.regions is not None else None
 
 
 def live_parts(table, page, viewer, folded=None):

@@ -65,7 +65,7 @@ def test_regions_nest_and_a_frame_unchanged_sends_only_what_changed_inside():
     )
     found = regions.split(page)
     assert found.root == "live-body" and found.found["a"].inside == ("a1", "a2")
-    held = regions.hashes(found)
+    held = found.found
     assert regions.changed(found, held) == []
     moved_on = regions.split(page.replace('data-version="3"', 'data-version="4"'))
     assert regions.changed(moved_on, held) == []  # the version is the message's id, not a change
@@ -83,7 +83,7 @@ def test_a_list_sends_only_the_items_that_came_or_went():
         lines = "".join(f'\n  <li id="l{n}">line {n}</li>' for n in items)
         return f'<div id="root"><h2>Log</h2><ol id="log">{lines}\n</ol></div>'
 
-    held = regions.hashes(regions.split(page(3, 2, 1)))
+    held = regions.split(page(3, 2, 1)).found
     assert regions.changed(regions.split(page(4, 3, 2, 1)), held) == [("afterbegin", "log", ("l4",))]
     assert regions.changed(regions.split(page(5, 4, 3, 2)), held) == [
         ("delete", "l1", ("log",)),
@@ -109,7 +109,7 @@ def test_an_item_that_moves_to_another_list_is_deleted_before_it_is_put_in():
         items = lambda ns: "".join(f'\n  <li id="p{n}">card {n}</li>' for n in ns)
         return f'<div id="root"><ol id="old">{items(old)}\n</ol><ol id="new">{items(new)}\n</ol></div>'
 
-    held = regions.hashes(regions.split(page((4, 3, 2), (1,))))
+    held = regions.split(page((4, 3, 2), (1,))).found
     found = regions.split(page((5, 4, 3), (2, 1)))
     swaps = regions.changed(found, held)
     assert swaps == [("delete", "p2", ("new",)), ("afterbegin", "old", ("p2",)), ("afterbegin", "new", ("p5",))]
