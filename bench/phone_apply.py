@@ -143,6 +143,19 @@ def wait_until(page, version, timeout=30):
         time.sleep(0.05)
 
 
+def at_rest(page):
+    """Waits until the page is at rest, as between two changes at a table: the last change's
+    flash (a second or so of animation) over, then 0.2 s more. A change that comes while one
+    animates waits for the animation's next frame, half a frame on average, which taps seconds
+    apart never meet."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getComputedTiming().iterations === Infinity)",
+        timeout=5000,
+    )
+    time.sleep(0.2)
+
+
 def main_thread_cpu(events):
     """Per message, the page's main-thread CPU in ms (thread time, `tdur`): (handler, frame,
     total), from a trace of the changes (see --cpu)."""
@@ -210,11 +223,11 @@ def measure(browser, devices, server, game, before, changes, throttle, bare=Fals
                 }
             },
         )
-    time.sleep(0.2)
+    at_rest(page)
     for n in range(before + 1, before + 1 + changes):
         version = tap(host, phones, change, n)
         wait_until(page, version)
-        time.sleep(0.2)  # the page at rest before the next change
+        at_rest(page)
     if cpu:
         done = []
         cdp.on("Tracing.tracingComplete", lambda e: done.append(True))
