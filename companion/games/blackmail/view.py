@@ -394,9 +394,8 @@ def view_for(state, viewer):
         "seats": seats,
         "names": {str(s["id"]): s["name"] for s in state["seats"]},
         "round": _round_view(state, viewer) if r else None,
-        "history": [_history_view(state, h) for h in state["history"]],
+        **_past(state),
         "winners": list(state["winners"]),
-        "games": copy.deepcopy(state["games"]),
         "readings": list(READINGS),
         # The step each moving-on button names (base.check_step), so a doubled tap moves once.
         "to": {"start": start_step(state), "next_round": next_round_step(state)},
@@ -426,6 +425,21 @@ def view_for(state, viewer):
             "start": is_host and state["phase"] in ("setup", "game_over") and MIN_SEATS <= players <= MAX_SEATS,
         },
     }
+
+
+_last = (None, None)  # (a state, its past rounds and games as every viewer sees them)
+
+
+def _past(state):
+    """The rounds and games played before, the same for every viewer (a past round's hands were
+    shown at its end): made once for the last state asked about, as a fold's state is replaced,
+    never changed. Nothing that reads a view changes these."""
+    global _last
+    kept, past = _last
+    if kept is not state:
+        past = {"history": [_history_view(state, h) for h in state["history"]], "games": copy.deepcopy(state["games"])}
+        _last = (state, past)
+    return past
 
 
 def _history_view(state, h):
