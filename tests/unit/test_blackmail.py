@@ -653,6 +653,11 @@ def test_history_keeps_the_card_log_per_round():
         "Cy played Sterling Archer (1) on Bo, naming Dr. Krueger: right, Bo is out of the round.",
     ]
     assert view["history"][0]["winners"] == [3]
+    # the past is the same for every viewer: made once for a state, made anew for the next
+    assert bm.view_for(state, phone(2))["history"] is view["history"]
+    later = play(state, CHERYL, choice="protect")
+    assert bm.view_for(later, phone(1))["history"] is not view["history"]
+    assert bm.view_for(later, phone(1))["history"] == view["history"]
 
 
 def test_view_is_json_safe_and_public_for_every_viewer():
