@@ -214,6 +214,9 @@ def test_an_assassins_round_with_the_ghost_from_the_tablet_alone(live_server, ne
     tap(page, "[data-kill-instead]")  # Cy dies in her place
     page.click(f"#tb-s{bo} details.tb-more > summary")
     tap(page, f"#tb-s{bo} button[aria-label='Bo +1 real']")
+    # The fold a sent form sits in closes when its answer comes (morph.js), which may be after
+    # the stream has shown the change: open it again once it has closed.
+    page.wait_for_function("s => !document.querySelector(s).open", arg=f"#tb-s{bo} details.tb-more")
     page.click(f"#tb-s{bo} details.tb-more > summary")
     tap(page, f"#tb-s{bo} button[aria-label='Take a penalty chip: Bo']")
     for _number in (4, 5, 6):
