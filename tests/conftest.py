@@ -86,7 +86,8 @@ def new_phone(browser):
     Every page is watched for content-security-policy violations and script errors: the app
     must work under its own policy, so any such report fails the test. So does a live piece
     that found no place on its page (static/js/live.js says so): the page then fetches its board
-    whole, which hides the mismatch from every other check.
+    whole, which hides the mismatch from every other check. And so does a form whose
+    hx-include finds nothing (htmx says so): the step it should have named went unsent.
     """
     contexts, problems = [], []
 
@@ -100,6 +101,7 @@ def new_phone(browser):
                     "Content Security Policy" in m.text
                     or "Refused to" in m.text
                     or "had no place on this page" in m.text
+                    or "returned no matches" in m.text
                 )
                 else None
             ),
