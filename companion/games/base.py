@@ -16,6 +16,24 @@ import json
 ROSTER_KINDS = {"seat.join", "seat.rename", "seat.remove", "seat.reorder"}
 
 
+def once_per_state(make):
+    """make(state), kept for the last state asked about. Every kind of viewer asks for a view
+    of the same state at each change, and a fold's state is replaced, never changed, so the
+    same object is the same state. For the parts of a view that are the same for every
+    viewer; what changes one of them copies it first."""
+    last = (None, None)
+
+    def kept(state):
+        nonlocal last
+        held, made = last  # one read: another thread may replace it meanwhile
+        if held is not state:
+            made = make(state)
+            last = (state, made)
+        return made
+
+    return kept
+
+
 class RuleError(ValueError):
     """A move the rules (or the app's readings) refuse; its text is shown to the player."""
 

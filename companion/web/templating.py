@@ -27,7 +27,7 @@ _PAGE_HELPERS = frozenset(("m", "forms", "url_for"))
 _HELPERS_READ = frozenset(("page", "act_base", "csrf"))
 _reads = {}  # template -> the names it and what it includes read of its caller, or None
 _kept = {}  # (table id, code) -> Recent: its partials' html by key
-_rendering = threading.local()  # .inner: for each partial this thread is rendering, the keys it asks for
+_rendering = threading.local()  # .asking: for each partial this thread is rendering, the keys it asks for
 
 
 class Recent:
@@ -129,23 +129,23 @@ def _render(ctx, template, values, keeping):
             html = kept.get(key)
         except (TypeError, ValueError):
             key = kept = None
-    inner = getattr(_rendering, "inner", None)
-    if inner and key is not None:
-        inner[-1].append(key)
+    asking = _rendering.__dict__.setdefault("asking", [])
+    if asking and key is not None:
+        asking[-1].append(key)
     env = ctx.environment
     if html is None or env.check_kept:
-        _rendering.inner = (inner or []) + [[]]
+        asking.append([])
         try:
             fresh = Markup(env.get_template(template).render({**ctx.get_all(), **values}))
         finally:
-            asked = _rendering.inner.pop()
+            asked = asking.pop()
         if html is not None and html != fresh:
             raise AssertionError(f"{template} kept a render its key does not cover: {values}")
         html = fresh
         if kept is not None:
             kept.now[key] = (html, tuple(asked))
-        elif inner:  # one not kept itself: what it asked for is its caller's
-            inner[-1].extend(asked)
+        elif asking:  # one not kept itself: what it asked for is its caller's
+            asking[-1].extend(asked)
     return html
 
 

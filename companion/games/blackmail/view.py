@@ -3,6 +3,7 @@ what each viewer is shown (the dealt mode's hidden part is filtered in dealt_vie
 
 import copy
 
+from ..base import once_per_state
 from . import dealt as deal
 from .common import _name, deck_count, rounds_won, seen_counts, still_in, valid_targets, whose_turn
 from .moves import next_round_step, start_step, step_now
@@ -427,19 +428,11 @@ def view_for(state, viewer):
     }
 
 
-_last = (None, None)  # (a state, its past rounds and games as every viewer sees them)
-
-
+@once_per_state
 def _past(state):
     """The rounds and games played before, the same for every viewer (a past round's hands were
-    shown at its end): made once for the last state asked about, as a fold's state is replaced,
-    never changed. Nothing that reads a view changes these."""
-    global _last
-    kept, past = _last
-    if kept is not state:
-        past = {"history": [_history_view(state, h) for h in state["history"]], "games": copy.deepcopy(state["games"])}
-        _last = (state, past)
-    return past
+    shown at its end). Nothing that reads a view changes these."""
+    return {"history": [_history_view(state, h) for h in state["history"]], "games": copy.deepcopy(state["games"])}
 
 
 def _history_view(state, h):

@@ -3,7 +3,7 @@ describe (one public log line per event), plus the Mission Leader preview."""
 
 import copy
 
-from ..base import RuleError, seat_ids
+from ..base import RuleError, once_per_state, seat_ids
 from .events import event_outcome, event_previews
 from .odds import challenge_odds, skill_dice
 from .rounds import _apply_enter, _pass_initiative
@@ -212,21 +212,13 @@ def _describe_enter(state, data):
 
 # view_for: everything a screen shows, JSON-safe. No hidden information in this game.
 
-# Every kind of viewer asks for the view of one state at each change (a phone for each seat,
-# the host, the table screen), and all of it but `you` is the same for each: it is made once
-# for the last state asked about (a fold's state is never changed, only replaced). Its parts
-# are shared, as the table screen's view is (web/pages.public_view): what changes one copies
-# it first (box_text.with_box, routes.seats_view).
-_last = (None, None)  # (the state, its view without `you`)
+# All of a view but `you` is the same for every viewer: made once per state (once_per_state)
+# and shared, as the table screen's view is (web/pages.public_view): what changes a part
+# copies it first (box_text.with_box, routes.seats_view).
 
 
 def view_for(state, viewer):
-    global _last
-    kept, view = _last
-    if kept is not state:
-        view = _view_of(state)
-        _last = (state, view)
-    view = dict(view)
+    view = dict(_view_of(state))
     you = (viewer or {}).get("seat")
     if you in seat_ids(state):
         character = state["character"].get(you)
@@ -246,6 +238,7 @@ def view_for(state, viewer):
     return view
 
 
+@once_per_state
 def _view_of(state):
     """What every viewer's view holds: all but `you`."""
     order = seat_ids(state)
