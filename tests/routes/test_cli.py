@@ -102,9 +102,11 @@ def test_a_full_collection_freezes_what_survived_and_hands_it_back_every_few_min
         assert after in gc.callbacks
         gc.collect()  # a full pass: what survived it is frozen, later passes skip it
         assert gc.get_freeze_count() > 0
+        # A young pass freezes nothing more. (The count may fall: a frozen object that another
+        # thread lets go of is freed, and leaves the frozen ones.)
         frozen = gc.get_freeze_count()
-        gc.collect(0)  # a young pass freezes nothing more
-        assert gc.get_freeze_count() == frozen
+        gc.collect(0)
+        assert gc.get_freeze_count() <= frozen
         now[0] = 301.0
         gc.collect()  # minutes on: handed back, so the next full pass frees its garbage cycles
         assert gc.get_freeze_count() == 0
