@@ -500,7 +500,7 @@ def data_of(message):
 
 def apply_message(page, message):
     """The page's html after a message, swapped as htmx does out of band: a region morphed in
-    or replaced by its id, deleted, or a list's new items put at its start or end."""
+    by its id, deleted, or a list's new items put at its start or end."""
     html = re.sub(r"</?template>", "", data_of(message))
     at = 0
     while (found := re.search(r'<([a-zA-Z][\w-]*)( id="([^"]*)")? hx-swap-oob="([^"]*)"', html[at:])) is not None:
@@ -508,7 +508,7 @@ def apply_message(page, message):
         end = element_at(html, start)
         swap = found.group(4)
         element = html[start:end].replace(f' hx-swap-oob="{swap}"', "", 1)
-        if swap in ("morph", "outerHTML"):
+        if swap == "morph":
             where = span_of(page, re.search(r'\bid="([^"]*)"', element).group(1))
             page = page[: where[0]] + element + page[where[1] :]
         elif swap == "delete":

@@ -2,7 +2,7 @@
 last sent, and the changed ones as htmx out-of-band swaps. A region whose own markup (its
 frame: the regions inside it left as their ids) is unchanged sends only the regions inside
 that changed; a list (<li> or <tr> regions in an <ol>, <ul> or <tbody>) whose items came or
-went at its ends sends just those; any other region goes whole (morphed, or replaced: _KEPT)."""
+went at its ends sends just those; any other region goes whole, morphed by idiomorph."""
 
 import re
 from collections import Counter
@@ -14,12 +14,6 @@ _VERSION = re.compile(r'\sdata-version="\d*"')  # the root's version is the mess
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 # A list and its items: white space between the items shows nothing.
 LISTS = {"ol": "li", "ul": "li", "tbody": "tr"}
-# What a morph keeps for the person, lost if its region were replaced whole: HTML's interactive
-# content (a field's value, a fold's openness, focus), what htmx or a page script set up.
-_KEPT = re.compile(
-    r"(?i)<(?:a|audio|button|canvas|details|dialog|embed|iframe|input|label|select|textarea|video)[\s>/]"
-    r"|\s(?:data-)?(?:hx|sse)-|\s(?:data-page-owned|tabindex|contenteditable|aria-live|role=\W?(?:status|alert|log))"
-)
 # Elements a <template> must hold to be parsed where they stand (htmx swaps from inside one).
 TABLE_INSIDE = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot", "caption", "colgroup", "col"))
 
@@ -239,9 +233,8 @@ def out_of_band(regions, swap, ident, items=()):
         tag = LISTS[regions.found[items[0]].tag]
         html = f'<{tag} id="{ident}" hx-swap-oob="delete"></{tag}>'
     elif swap == "morph":
-        tag, html = regions.found[ident].tag, regions.found[ident].html
-        how = "morph" if ident == regions.root or _KEPT.search(html) else "outerHTML"  # replaced: far cheaper
-        html = f'<{tag} hx-swap-oob="{how}"{html[len(tag) + 1 :]}'
+        tag = regions.found[ident].tag
+        html = f'<{tag} hx-swap-oob="morph"{regions.found[ident].html[len(tag) + 1 :]}'
     else:
         tag = regions.found[ident].tag
         inner = "".join(regions.found[item].html for item in items)

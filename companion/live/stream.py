@@ -29,7 +29,8 @@ def _peer_gone(environ, off):
     return environ.get("waitress.client_disconnected") or (peeks(raw) if hasattr(raw, "recv") else None)
 
 
-# bench/live_latency.py's --bare (the version alone: the transport's floor) and --on-loop (streams in waitress's loop)
+# bench/live_latency.py: --bare sends only the version (no look, no render: the transport's
+# floor); --on-loop keeps streams in waitress's loop, to measure what leaving it saves.
 BARE = "COMPANION_BENCH_BARE"
 ON_LOOP = "COMPANION_BENCH_ON_LOOP"
 

@@ -1,17 +1,18 @@
 // Live changes: a change comes down the page's stream (opened and reopened by htmx's SSE
 // extension) as one `live` message of the regions (elements with ids) that changed, in
 // htmx's out-of-band markup: each region morphed into its place by idiomorph (morph.js says
-// what a morph leaves be), or replaced whole if it holds nothing of the person's (regions.py:
-// `plain`), a list's new items put at its start or end, a gone item deleted. The page applies
-// them itself: htmx's own out-of-band swap cost a phone a third more per message
-// (docs/performance.md). #live-body's data-version is the table's version it shows.
+// what a morph leaves be), a list's new items put at its start or end, a gone item deleted.
+// The page applies them itself: htmx's own out-of-band swap, with its events and settling
+// per region, cost a phone a third more per message (docs/performance.md). The page's
+// #live-body carries data-version, the table's version it shows; it never goes back in time.
 
 export function shown() {
   var live = document.getElementById("live-body");
   return live ? parseInt(live.dataset.version, 10) || 0 : 0;
 }
 
-// A page back in the foreground fetches its state once (its stream may have died unseen).
+// A page that comes back to the foreground fetches its state once: its stream may have
+// died quietly while the phone slept.
 export function refreshLive() {
   var live = document.getElementById("live-body");
   if (live && window.htmx) htmx.trigger(live, "refresh");
@@ -68,7 +69,6 @@ function applyRegion(region, touched) {
     return false;
   }
   if (swap === "delete") target.remove();
-  else if (swap === "outerHTML") target.replaceWith(region);
   else if (swap === "morph") morphRegion(target, region, touched);
   else {
     var items = Array.from(region.children);

@@ -44,8 +44,8 @@ def test_notifier_wakes_only_the_changed_table_and_sends_what_changed():
     one_state["version"] = 6
     notifier.publish(1, 6)
     assert (
-        next(one) == 'id: 6\nevent: live\ndata: <div hx-swap-oob="outerHTML" id="x">one at 6</div>\n\n'
-    )  # the log did not change; a region with nothing of the person's is replaced whole
+        next(one) == 'id: 6\nevent: live\ndata: <div hx-swap-oob="morph" id="x">one at 6</div>\n\n'
+    )  # the log did not change
     assert next(two).startswith(":")  # table 2 only gets a heartbeat
     one_state["version"] = 9  # a message that skips a version (the stream was slow) has every part
     one_state["previous"] = 8
@@ -70,7 +70,7 @@ def test_a_version_is_rendered_once_per_kind_of_viewer():
     notifier.publish(1, 2)
     # what changed since: the board, not the log
     assert {next(stream) for stream in streams} == {
-        'id: 2\nevent: live\ndata: <div hx-swap-oob="outerHTML" id="x">screen at 2</div>\n\n'
+        'id: 2\nevent: live\ndata: <div hx-swap-oob="morph" id="x">screen at 2</div>\n\n'
     }
     assert state["calls"] == 2
     for stream in streams:
@@ -165,9 +165,9 @@ def test_real_server_streams_changes(any_live_server):
         {"HX-Request": "true", "HX-Target": "live-body"},
     )
     assert status == 200
-    # the table screen's band and the seat's tile, put in by their ids
-    assert read_until(rb"id: %d\nevent: live\ndata: <section hx-swap-oob=\"outerHTML\" id=\"tv-band\"" % (opening + 1))
-    assert read_until(rb"<li hx-swap-oob=\"outerHTML\" id=\"tv-seat-%d\"" % seat_id)
+    # the table screen's band and the seat's tile, morphed in by their ids
+    assert read_until(rb"id: %d\nevent: live\ndata: <section hx-swap-oob=\"morph\" id=\"tv-band\"" % (opening + 1))
+    assert read_until(rb"<li hx-swap-oob=\"morph\" id=\"tv-seat-%d\"" % seat_id)
     sock.close()
 
 
@@ -246,17 +246,17 @@ def test_a_scoreboard_phone_gets_only_the_lines_that_changed(app, host, join):
     assert bo.act("score", seat=bo.seat, delta=1).status_code == 200
     # The page shows the version its stream opened at: the first change sends what changed
     first = anas.next_message()
-    assert 'id="live-board"' not in first and f'<li hx-swap-oob="outerHTML" id="other-{bo.seat}"' in first
+    assert 'id="live-board"' not in first and f'<li hx-swap-oob="morph" id="other-{bo.seat}"' in first
     other = app.test_client()  # another table's events come between (versions are event ids)
     assert other.post("/tables", data={"game": "generic"}).status_code == 303
     assert cy.act("score", seat=cy.seat, delta=2).status_code == 200
     message = anas.next_message()
     # Cy's line with its +2, Bo's without the +1 flash, Cy's "fix" score; the rest stays put
     assert 'id="live-board"' not in message and 'id="me"' not in message
-    assert f'<li hx-swap-oob="outerHTML" id="other-{cy.seat}" class="other flash"' in message and "+2" in message
-    assert f'<li hx-swap-oob="outerHTML" id="other-{bo.seat}" class="other"' in message
-    assert f'<span hx-swap-oob="outerHTML" id="fix-{cy.seat}" class="muted">2</span>' in message
+    assert f'<li hx-swap-oob="morph" id="other-{cy.seat}" class="other flash"' in message and "+2" in message
+    assert f'<li hx-swap-oob="morph" id="other-{bo.seat}" class="other"' in message
+    assert f'<span hx-swap-oob="morph" id="fix-{cy.seat}" class="muted">2</span>' in message
     assert bo.act("score", seat=ana.seat, delta=3).status_code == 200
     own = anas.next_message()  # Ana's own block: its score and its ring, not the whole block
-    assert '<div hx-swap-oob="outerHTML" id="me-head"' in own and "+3" in own
+    assert '<div hx-swap-oob="morph" id="me-head"' in own and "+3" in own
     assert 'class="me-cue flash"' in own and 'id="me"' not in own
