@@ -140,6 +140,17 @@ def _character(value, label):
     return value
 
 
+def _play_entry(r, seat, card, **more):
+    """A card's play as the round records it, before its effect fills in what it chose."""
+    return {
+        "turn": len(r["plays"]) + 1,
+        "seat": seat,
+        "card": card,
+        **dict.fromkeys(("target", "named", "choice", "discarded", "eliminated", "revealed", "correct")),
+        **more,
+    }
+
+
 def _check_target(state, seat, card, target):
     """Return the checked target, or None when the card goes off with nobody to pick."""
     r = state["round"]

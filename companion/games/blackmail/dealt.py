@@ -35,6 +35,7 @@ from .common import (
     _opt_seat,
     _parse_character,
     _parse_seat,
+    _play_entry,
     is_dealt,
     out_seats,
     still_in,
@@ -273,19 +274,7 @@ def _apply_play(state, event):
         raise RuleError(f"{_who(state, seat)} does not hold {character_name(card)}: play one of the two cards in hand.")
     hand.remove(card)
     kept = hand[0]
-    entry = {
-        "turn": len(r["plays"]) + 1,
-        "seat": seat,
-        "card": card,
-        "target": None,
-        "named": None,
-        "choice": None,
-        "discarded": None,
-        "eliminated": None,
-        "revealed": None,
-        "correct": None,
-        "secret_gone": False,
-    }
+    entry = _play_entry(r, seat, card, secret_gone=False)
     face_up = [card]
     result = None
     private = []

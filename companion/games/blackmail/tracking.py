@@ -14,6 +14,7 @@ from .common import (
     _opt_seat,
     _parse_character,
     _parse_seat,
+    _play_entry,
     _yes,
     deck_count,
     seen_counts,
@@ -151,18 +152,7 @@ def _apply_play(state, event):
     if seat != r["turn"]:
         raise RuleError(f"It is {_name(state, r['turn'])}'s turn, not {_name(state, seat)}'s.")
     card = _character(data.get("card"), "The card played")
-    entry = {
-        "turn": len(r["plays"]) + 1,
-        "seat": seat,
-        "card": card,
-        "target": None,
-        "named": None,
-        "choice": None,
-        "discarded": None,
-        "eliminated": None,
-        "revealed": None,
-        "correct": None,
-    }
+    entry = _play_entry(r, seat, card)
     face_up = [card]
     result = None
 
