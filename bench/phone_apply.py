@@ -134,8 +134,8 @@ def tap(host, phones, change, n):
 
 
 def wait_until(page, version, timeout=30):
-    """Until the page has shown this version (polled from here: the page's content security
-    policy forbids the string evaluation wait_for_function uses)."""
+    """Until the page has shown this version (polled from here every 50 ms: wait_for_function
+    polls at every animation frame, inside the very frames this bench measures)."""
     deadline = time.time() + timeout
     while not page.evaluate("v => window.__applied.some(a => a.id >= v)", version):
         if time.time() > deadline:
