@@ -249,6 +249,11 @@
     var list = document.getElementById("bm-plays-new");
     var old = document.getElementById("bm-plays-old");
     if (!fold || !list || !old) return;
+    // A list the stream sent whole (a new round's, say) holds every card played, as many as
+    // its count says: the lines folded away before are stale then, and go.
+    var count = document.getElementById("bm-plays-count");
+    var total = count ? parseInt(count.getAttribute("data-plays"), 10) : NaN;
+    if (list.querySelectorAll(":scope > li[data-play]").length === total) old.replaceChildren();
     var shown = parseInt(fold.getAttribute("data-shown"), 10) || 3;
     var lines = Array.prototype.slice.call(list.querySelectorAll(":scope > li[data-play]"))
       .concat(Array.prototype.slice.call(old.querySelectorAll(":scope > li[data-play]")));

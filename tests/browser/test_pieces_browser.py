@@ -161,6 +161,36 @@ def test_blackmail_cards_played_fold_in_the_browser(live_server, new_phone):
     same_as_a_fresh_load(ana)
 
 
+def test_blackmail_cards_played_start_empty_in_the_next_round(live_server, new_phone):
+    """A round's end sends the emptied list of cards played whole: the lines the phone had
+    folded away are the old round's and go with it, not back into the new round's list."""
+    code, host, (bo, cy) = seat_phones(live_server.port, "blackmail", ("Bo", "Cy"))
+    ana = new_phone()
+    sit_down(ana, f"{live_server.url}/t/{code}", "Ana")
+    state = json.loads(host.get(f"/t/{code}/state.json")[2])["state"]
+    seats = {s["name"]: s["id"] for s in state["seats"]}
+    act(host, code, "game.start", to=state["to"]["start"], tracking="full", first_player=seats["Bo"], page="host")
+    ana.wait_for_selector("#bm-round")
+    wrong = {"card": 2, "named": 8, "correct": "no"}
+    for phone, form in (
+        (bo, wrong),
+        (cy, wrong),
+        (host, {"card": 4, "choice": "protect", "seat": seats["Ana"], "page": "host"}),
+        (bo, {"card": 4, "choice": "protect"}),
+        (cy, {"card": 1}),  # everyone else is protected: no effect
+        (host, {"card": 1, "target": seats["Cy"], "named": 3, "correct": "yes", "seat": seats["Ana"], "page": "host"}),
+        (bo, {"card": 1, "target": seats["Ana"], "named": 3, "correct": "yes"}),  # Bo is the last one in
+    ):
+        version = act(phone, code, "play", **form)
+    wait_version(ana, version)
+    assert plays_in(ana, "bm-plays-old") == [f"bm-play-{n}" for n in (4, 3, 2, 1)]
+    state = json.loads(host.get(f"/t/{code}/state.json")[2])["state"]
+    wait_version(ana, act(bo, code, "round.confirm", to=state["to"]["next_round"]))
+    assert plays_in(ana, "bm-plays-new") == [] and plays_in(ana, "bm-plays-old") == []
+    assert ana.locator("#bm-plays-fold").is_hidden() and ana.locator("#bm-plays-none").is_visible()
+    same_as_a_fresh_load(ana)
+
+
 def test_danger_zone_pieces_in_a_browser(live_server, new_phone):
     """A phone's seat lines, "fix" rows, own block, tracker, Locations and race (each seat's
     line an <svg> of its own inside the chart) by stream, then a reload: the same page."""
